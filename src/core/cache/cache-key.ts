@@ -1,0 +1,35 @@
+import { createHash } from "node:crypto";
+import { stableStringify } from "../../internal/stable-stringify.js";
+import type { PreparedCall } from "../pipeline/prepare-call.js";
+
+export interface CacheScope {
+  providerId: string;
+  modelId: string;
+  /** Where requests go (base URL, host, region, deployment): two endpoints never share answers. */
+  endpoint: string;
+}
+
+/**
+ * A stable hash of everything that shapes the answer: provider, model, endpoint and the normalised
+ * call (messages, tools as schemas, tool choice, response format, parameters, provider options).
+ * Never the signal, never credentials or headers.
+ */
+export function cacheKey(scope: CacheScope, call: PreparedCall): string {
+  const material = stableStringify({
+    v: 1,
+    provider: scope.providerId,
+    model: scope.modelId,
+    endpoint: scope.endpoint,
+    messages: call.messages,
+    instructions: call.instructions,
+    tools: call.plan.tools ?? [],
+    toolChoice: call.plan.toolChoice ?? null,
+    responseFormat: call.plan.responseFormat ?? call.responseFormat ?? null,
+    choice: call.choice,
+    parallel: call.parallel,
+    fallbackTool: call.rules.fallbackTool ?? null,
+    parameters: call.parameters,
+    providerOptions: call.input.providerOptions ?? null,
+  });
+  return `keelson:${createHash("sha256").update(material).digest("hex")}`;
+}

@@ -1,0 +1,68 @@
+import { EventEmitter } from "eventemitter3";
+import type { ChatModelEvents } from "./events.js";
+
+type Listener = (...args: any[]) => unknown;
+type EventName = EventEmitter.EventNames<ChatModelEvents>;
+type EventListener<T extends EventName> = EventEmitter.EventListener<ChatModelEvents, T>;
+
+/**
+ * The model's event emitter. Each listener runs guarded: one that throws (or rejects) is reported
+ * with `process.emitWarning` and never breaks the call or keeps other listeners from running.
+ */
+export class ChatModelEmitter extends EventEmitter<ChatModelEvents> {
+  readonly #guarded = new WeakMap<Listener, Listener>();
+
+  #guard(event: string | symbol, listener: Listener): Listener {
+    let guarded = this.#guarded.get(listener);
+    if (!guarded) {
+      guarded = function (this: unknown, ...args: unknown[]) {
+        try {
+          const result = listener.apply(this, args) as { then?: unknown } | undefined;
+          if (result && typeof result.then === "function") {
+            (result as Promise<unknown>).then(undefined, (error: unknown) => reportListenerError(event, error));
+          }
+        } catch (error) {
+          reportListenerError(event, error);
+        }
+      };
+      this.#guarded.set(listener, guarded);
+    }
+    return guarded;
+  }
+
+  override on<T extends EventName>(event: T, listener: EventListener<T>, context?: unknown): this {
+    return super.on(event, this.#guard(event, listener as Listener) as EventListener<T>, context);
+  }
+
+  override addListener<T extends EventName>(event: T, listener: EventListener<T>, context?: unknown): this {
+    return this.on(event, listener, context);
+  }
+
+  override once<T extends EventName>(event: T, listener: EventListener<T>, context?: unknown): this {
+    return super.once(event, this.#guard(event, listener as Listener) as EventListener<T>, context);
+  }
+
+  override off<T extends EventName>(
+    event: T,
+    listener?: EventListener<T>,
+    context?: unknown,
+    once?: boolean,
+  ): this {
+    const guarded = listener && (this.#guarded.get(listener as Listener) ?? listener);
+    return super.off(event, guarded as EventListener<T> | undefined, context, once);
+  }
+
+  override removeListener<T extends EventName>(
+    event: T,
+    listener?: EventListener<T>,
+    context?: unknown,
+    once?: boolean,
+  ): this {
+    return this.off(event, listener, context, once);
+  }
+}
+
+function reportListenerError(event: string | symbol, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.emitWarning(`A keelson '${String(event)}' listener threw: ${message}`, { code: "KEELSON_LISTENER_ERROR" });
+}

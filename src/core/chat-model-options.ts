@@ -1,0 +1,53 @@
+import type { ChatModelCache } from "./cache/chat-model-cache.js";
+import type { ChatModelParameters } from "./input.js";
+import type { RetryOptions } from "./retry/retry-options.js";
+import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
+
+/** Options every model takes; each adapter adds its own. */
+export interface ChatModelOptions {
+  /** The tool_choice values the provider honours. @default the adapter's profile */
+  toolChoiceSupport?: Iterable<ToolChoiceMode>;
+  /**
+   * When the provider cannot force a tool call, compile the tools into one JSON schema and force it
+   * through structured output (or the prompt). `false` raises UnsupportedFeatureError instead.
+   * @default true
+   */
+  toolCallFallbackViaResponseFormat?: boolean;
+  /** Whether the provider takes tools at all. @default the adapter's profile (usually true) */
+  supportsToolCalling?: boolean;
+  /** Whether the provider takes a JSON-schema response format. @default the adapter's profile */
+  supportsStructuredOutput?: boolean;
+  /** Whether a JSON-schema response format may have a union (anyOf/array) at its root. @default the adapter's profile */
+  supportsTopLevelUnion?: boolean;
+  /** Send response-format schemas in strict form (all properties required, no extra keys). @default the adapter's profile */
+  strictResponseFormat?: boolean;
+  /** Allow several tool calls in one reply. @default false */
+  allowParallelToolCalls?: boolean;
+  /** When parallel calls are not allowed and the model makes several, keep the first instead of re-asking. @default false */
+  ignoreParallelToolCalls?: boolean;
+  /** Repair broken tool calls (ids, JSON, calls written as text when a call was required). @default true */
+  fixInvalidToolCalls?: boolean;
+  /** Also recover tool calls written as text when toolChoice is "auto". @default false */
+  recoverTextToolCallsOnAuto?: boolean;
+  /** Re-ask when the reply is empty. @default true */
+  retryOnEmptyResponse?: boolean;
+  /** Transport retries. @default { maxRetries: 2 } */
+  retry?: RetryOptions;
+  /** Re-asks for unusable output (invalid tool call, empty reply, schema mismatch). @default 2 */
+  maxRepairAttempts?: number;
+  /** Where answers are kept. @default new NullCache() */
+  cache?: ChatModelCache;
+  /** Time to live of cached answers, in milliseconds. @default the cache's own */
+  cacheTtlMs?: number;
+  /** Default parameters of every call; a call's own parameters win. */
+  parameters?: ChatModelParameters;
+}
+
+/** What an adapter declares about its provider; constructor options override each field. */
+export interface ChatModelProfile {
+  toolChoiceSupport: Iterable<ToolChoiceMode>;
+  supportsToolCalling?: boolean;
+  supportsStructuredOutput: boolean;
+  supportsTopLevelUnion: boolean;
+  strictResponseFormat?: boolean;
+}

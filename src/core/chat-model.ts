@@ -1,0 +1,347 @@
+import { abortError, anySignal, isAbortError, throwIfAborted } from "../internal/abort.js";
+import { cacheKey } from "./cache/cache-key.js";
+import type { CacheEntry } from "./cache/cache-entry.js";
+import { chunksFromCache, isCacheEntry, outputFromCache } from "./cache/cache-entry.js";
+import type { ChatModelCache } from "./cache/chat-model-cache.js";
+import { NullCache } from "./cache/null-cache.js";
+import { ChatModelEmitter } from "./chat-model-emitter.js";
+import type { ChatModelOptions, ChatModelProfile } from "./chat-model-options.js";
+import type { ProviderError } from "./errors/provider-error.js";
+import type { ChatModelEvents } from "./events.js";
+import type {
+  ChatModelInput,
+  ChatModelParameters,
+  InferSchemaOutput,
+  ProviderInput,
+  RunContext,
+  StructureInput,
+} from "./input.js";
+import type { ChatModelOutput, ProviderOutput } from "./output.js";
+import type { CallHost } from "./pipeline/call-host.js";
+import type { CallSettings, PreparedCall } from "./pipeline/prepare-call.js";
+import { prepareCall } from "./pipeline/prepare-call.js";
+import { runCreate } from "./pipeline/run-create.js";
+import { runStream } from "./pipeline/run-stream.js";
+import type { ResolvedRetryOptions } from "./retry/retry-options.js";
+import { resolveRetryOptions } from "./retry/retry-options.js";
+import type { SchemaInput } from "./schema/schema-input.js";
+import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
+import { ChatModelStream } from "./stream/chat-model-stream.js";
+import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
+import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
+
+const neverAborted = new AbortController().signal;
+
+/**
+ * One chat-model interface for every provider. The base class owns the pipeline — input
+ * normalisation, the tool_choice ladder, cache, retries, repair, validation and events — once;
+ * an adapter declares its profile and implements `_create` and `_createStream`.
+ */
+export abstract class ChatModel {
+  /** "openai", "azure-openai", "ollama", "bedrock", "scripted", … */
+  abstract readonly providerId: string;
+  readonly modelId: string;
+  /** The tool_choice values this provider honours; the ladder falls back for the rest. */
+  toolChoiceSupport: Set<ToolChoiceMode>;
+  readonly emitter: ChatModelEmitter;
+  toolCallFallbackViaResponseFormat: boolean;
+  supportsToolCalling: boolean;
+  supportsStructuredOutput: boolean;
+  supportsTopLevelUnion: boolean;
+  strictResponseFormat: boolean;
+  allowParallelToolCalls: boolean;
+  ignoreParallelToolCalls: boolean;
+  fixInvalidToolCalls: boolean;
+  recoverTextToolCallsOnAuto: boolean;
+  retryOnEmptyResponse: boolean;
+  maxRepairAttempts: number;
+  cache: ChatModelCache;
+  cacheTtlMs: number | undefined;
+  parameters: ChatModelParameters | undefined;
+  readonly retry: ResolvedRetryOptions;
+  private inFlight = new Map<string, Promise<CacheEntry>>();
+  private hostCache: CallHost | undefined;
+
+  constructor(modelId: string, options: ChatModelOptions = {}, profile: ChatModelProfile) {
+    if (typeof modelId !== "string" || modelId.trim() === "") {
+      throw new TypeError(`A model id is required (a non-empty string), got ${JSON.stringify(modelId)}.`);
+    }
+    if (options.maxRepairAttempts !== undefined && !(Number.isInteger(options.maxRepairAttempts) && options.maxRepairAttempts >= 0)) {
+      throw new TypeError(`maxRepairAttempts must be a non-negative integer, got ${options.maxRepairAttempts}.`);
+    }
+    this.modelId = modelId;
+    this.emitter = new ChatModelEmitter();
+    this.toolChoiceSupport = toToolChoiceSupport(options.toolChoiceSupport ?? profile.toolChoiceSupport);
+    this.toolCallFallbackViaResponseFormat = options.toolCallFallbackViaResponseFormat ?? true;
+    this.supportsToolCalling = options.supportsToolCalling ?? profile.supportsToolCalling ?? true;
+    this.supportsStructuredOutput = options.supportsStructuredOutput ?? profile.supportsStructuredOutput;
+    this.supportsTopLevelUnion = options.supportsTopLevelUnion ?? profile.supportsTopLevelUnion;
+    this.strictResponseFormat = options.strictResponseFormat ?? profile.strictResponseFormat ?? false;
+    this.allowParallelToolCalls = options.allowParallelToolCalls ?? false;
+    this.ignoreParallelToolCalls = options.ignoreParallelToolCalls ?? false;
+    this.fixInvalidToolCalls = options.fixInvalidToolCalls ?? true;
+    this.recoverTextToolCallsOnAuto = options.recoverTextToolCallsOnAuto ?? false;
+    this.retryOnEmptyResponse = options.retryOnEmptyResponse ?? true;
+    this.maxRepairAttempts = options.maxRepairAttempts ?? 2;
+    this.cache = options.cache ?? new NullCache();
+    this.cacheTtlMs = options.cacheTtlMs;
+    this.parameters = options.parameters;
+    this.retry = resolveRetryOptions(options.retry);
+  }
+
+  /** Where this model's requests go (base URL, host, region, deployment); part of the cache key. */
+  protected get endpoint(): string {
+    return "";
+  }
+
+  /** One reply. */
+  async create(input: ChatModelInput): Promise<ChatModelOutput> {
+    this.emit("start", { input });
+    const signal = callSignal(input);
+    try {
+      throwIfAborted(signal);
+      const call = this.prepare(input);
+      const output = await this.cachedCreate(call, signal);
+      this.emit("success", { input, output });
+      this.emit("finish", { input, output });
+      return output;
+    } catch (caught) {
+      const error = settleError(caught, signal);
+      this.emit("error", { input, error });
+      this.emit("finish", { input, error });
+      throw error;
+    }
+  }
+
+  /** One reply, streamed. The request starts when the stream is iterated or `final()` is called. */
+  createStream(input: ChatModelInput): ChatModelStream {
+    return new ChatModelStream(() => this.streamCall(input));
+  }
+
+  /** A structured object matching `schema`, parsed and validated (re-asked on a mismatch). */
+  async createStructure<S extends SchemaInput>(
+    input: StructureInput<S>,
+  ): Promise<{ object: InferSchemaOutput<S>; output: ChatModelOutput }> {
+    const { schema, name, ...rest } = input;
+    const output = await this.create({
+      ...rest,
+      responseFormat: { type: "json-schema", schema, ...(name === undefined ? {} : { name }) },
+    });
+    return { object: output.object as InferSchemaOutput<S>, output };
+  }
+
+  /** A copy with the same settings (support set included), its own emitter and no calls in flight. */
+  clone(): this {
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(this) as object) as this, this);
+    Object.assign(copy, {
+      toolChoiceSupport: new Set(this.toolChoiceSupport),
+      emitter: new ChatModelEmitter(),
+      inFlight: new Map(),
+      hostCache: undefined,
+    });
+    return copy;
+  }
+
+  protected abstract _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
+  protected abstract _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
+
+  private async *streamCall(input: ChatModelInput): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
+    this.emit("start", { input });
+    const stopController = new AbortController();
+    const signal = callSignal(input, stopController.signal);
+    let settled = false;
+    try {
+      throwIfAborted(signal);
+      const call = this.prepare(input);
+      const output = yield* this.cachedStream(call, signal, stopController);
+      settled = true;
+      this.emit("success", { input, output });
+      this.emit("finish", { input, output });
+      return output;
+    } catch (caught) {
+      settled = true;
+      const error = settleError(caught, signal);
+      this.emit("error", { input, error });
+      this.emit("finish", { input, error });
+      throw error;
+    } finally {
+      if (!settled) {
+        // The consumer stopped reading: the call ends as an abort.
+        stopController.abort();
+        const error = new DOMException("The stream was closed by its consumer", "AbortError");
+        this.emit("error", { input, error });
+        this.emit("finish", { input, error });
+      }
+    }
+  }
+
+  private prepare(input: ChatModelInput): PreparedCall {
+    const call = prepareCall(input, this.settings());
+    if (call.plan.rung !== "native" && call.plan.reason) {
+      this.emit("fallback", { input, rung: call.plan.rung, reason: call.plan.reason });
+    }
+    return call;
+  }
+
+  private settings(): CallSettings {
+    return {
+      providerId: this.providerId,
+      modelId: this.modelId,
+      modelClass: this.constructor.name,
+      toolChoiceSupport: this.toolChoiceSupport,
+      supportsToolCalling: this.supportsToolCalling,
+      supportsStructuredOutput: this.supportsStructuredOutput,
+      supportsTopLevelUnion: this.supportsTopLevelUnion,
+      strictResponseFormat: this.strictResponseFormat,
+      toolCallFallbackViaResponseFormat: this.toolCallFallbackViaResponseFormat,
+      allowParallelToolCalls: this.allowParallelToolCalls,
+      ignoreParallelToolCalls: this.ignoreParallelToolCalls,
+      fixInvalidToolCalls: this.fixInvalidToolCalls,
+      recoverTextToolCallsOnAuto: this.recoverTextToolCallsOnAuto,
+      retryOnEmptyResponse: this.retryOnEmptyResponse,
+      maxRetries: this.retry.maxRetries,
+      parameters: this.parameters,
+    };
+  }
+
+  private get host(): CallHost {
+    this.hostCache ??= {
+      emitter: this.emitter,
+      retry: this.retry,
+      maxRepairAttempts: this.maxRepairAttempts,
+      request: (input, context) => this._create(input, context),
+      requestStream: (input, context) => this._createStream(input, context),
+      learn: (error, call) => this.learn(error, call),
+      prepare: (input) => this.prepare(input),
+    };
+    return this.hostCache;
+  }
+
+  private learn(error: ProviderError, call: PreparedCall): PreparedCall | undefined {
+    const refused = error.rejectedParameter?.value;
+    if (!refused || !this.toolChoiceSupport.has(refused)) return undefined;
+    this.toolChoiceSupport = new Set([...this.toolChoiceSupport].filter((value) => value !== refused));
+    this.emit("warning", {
+      input: call.input,
+      code: "learned-tool-choice",
+      message:
+        `${this.providerId} ${this.modelId} refused tool_choice '${refused}' (${error.message}). ` +
+        `keelson removed it from this model's toolChoiceSupport and retried on the next rung. ` +
+        `To skip the refused request, construct the model with toolChoiceSupport: new Set(${JSON.stringify([...this.toolChoiceSupport])}).`,
+    });
+    return this.prepare(call.input);
+  }
+
+  private cacheKeyFor(call: PreparedCall): string | undefined {
+    if (!call.useCache || (this.cache as Partial<NullCache>).isNull === true) return undefined;
+    return cacheKey({ providerId: this.providerId, modelId: this.modelId, endpoint: this.endpoint }, call);
+  }
+
+  private async cachedCreate(call: PreparedCall, signal: AbortSignal): Promise<ChatModelOutput> {
+    const key = this.cacheKeyFor(call);
+    if (key === undefined) return runCreate(this.host, call, signal);
+    const hit = await this.lookup(key, call, signal);
+    if (hit) return outputFromCache(hit);
+    const run = runCreate(this.host, call, signal).then((output) => this.store(key, { output }, call));
+    return (await this.shareInFlight(key, run)).output;
+  }
+
+  private async *cachedStream(
+    call: PreparedCall,
+    signal: AbortSignal,
+    stopController: AbortController,
+  ): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
+    const key = this.cacheKeyFor(call);
+    if (key === undefined) return yield* runStream(this.host, call, signal, stopController);
+    const hit = await this.lookup(key, call, signal);
+    if (hit) {
+      const output = outputFromCache(hit);
+      for (const chunk of chunksFromCache(hit, output)) {
+        if (this.emitter.listenerCount("newToken") > 0) {
+          this.emitter.emit("newToken", { input: call.input, chunk, abort: () => stopController.abort() });
+        }
+        yield chunk;
+      }
+      return output;
+    }
+    const chunks: ChatModelChunk[] = [];
+    const generator = runStream(this.host, call, signal, stopController);
+    for (let next = await generator.next(); ; next = await generator.next()) {
+      if (next.done) {
+        if (stopController.signal.aborted) return next.value;
+        return (await this.store(key, { output: next.value, chunks }, call)).output;
+      }
+      if (next.value.type === "reset") chunks.length = 0;
+      else chunks.push(next.value);
+      yield next.value;
+    }
+  }
+
+  /** A stored answer, or the answer of an identical call in flight (single-flight). */
+  private async lookup(key: string, call: PreparedCall, signal: AbortSignal): Promise<CacheEntry | undefined> {
+    let entry: CacheEntry | undefined;
+    try {
+      const stored = await this.cache.get(key);
+      if (isCacheEntry(stored)) entry = stored;
+    } catch (error) {
+      this.emit("warning", { input: call.input, code: "parameter-dropped", message: `cache read failed: ${(error as Error).message}` });
+    }
+    const pending = entry ? undefined : this.inFlight.get(key);
+    if (pending) entry = await raceAbort(pending, signal);
+    if (entry) this.emit("cacheHit", { input: call.input, key });
+    return entry;
+  }
+
+  private async store(key: string, entry: CacheEntry, call: PreparedCall): Promise<CacheEntry> {
+    const stored: CacheEntry = structuredClone(entry);
+    try {
+      await this.cache.set(key, stored, this.cacheTtlMs);
+    } catch (error) {
+      this.emit("warning", { input: call.input, code: "parameter-dropped", message: `cache write failed: ${(error as Error).message}` });
+    }
+    return entry;
+  }
+
+  private async shareInFlight(key: string, run: Promise<CacheEntry>): Promise<CacheEntry> {
+    this.inFlight.set(key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.inFlight.get(key) === run) this.inFlight.delete(key);
+    }
+  }
+
+  private emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
+    if (this.emitter.listenerCount(event) === 0) return;
+    (this.emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
+  }
+}
+
+function callSignal(input: ChatModelInput, extra?: AbortSignal): AbortSignal {
+  const timeout = input?.timeout === undefined ? undefined : AbortSignal.timeout(input.timeout);
+  return anySignal([input?.signal, timeout, extra]) ?? neverAborted;
+}
+
+function settleError(error: unknown, signal: AbortSignal): Error {
+  if (signal.aborted && (isAbortError(error) || !(error instanceof Error))) return abortError(signal);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal === neverAborted) return promise;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(abortError(signal));
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,76 @@
+import type { ChatModelErrorOptions } from "./chat-model-error.js";
+import { ChatModelError } from "./chat-model-error.js";
+
+const marker = "keelson.error.ProviderError";
+const symbol = Symbol.for(marker);
+
+export type ProviderErrorReason =
+  | "rate-limit"
+  | "authentication"
+  | "content-policy"
+  | "invalid-request"
+  | "not-found"
+  | "network"
+  | "timeout"
+  | "server";
+
+/** A request parameter the provider refused, so the tool_choice ladder can learn from it. */
+export interface RejectedParameter {
+  name: "tool_choice";
+  /** The refused value, in keelson's terms. */
+  value: "auto" | "none" | "required" | "single";
+}
+
+export interface ProviderErrorOptions extends ChatModelErrorOptions {
+  statusCode?: number | undefined;
+  reason?: ProviderErrorReason | undefined;
+  /** Overrides what the status code implies (for example a 429 `insufficient_quota` is not retryable). */
+  isRetryable?: boolean | undefined;
+  /** How long the provider asked to wait (from `Retry-After` / `retry-after-ms`), in milliseconds. */
+  retryAfterMs?: number | undefined;
+  /** The provider's error code (`model_not_found`, `ThrottlingException`, …). */
+  code?: string | undefined;
+  rejectedParameter?: RejectedParameter | undefined;
+}
+
+/** A failed request to the provider. The SDK's own error is the `cause`. */
+export class ProviderError extends ChatModelError {
+  private readonly [symbol] = true;
+  readonly statusCode: number | undefined;
+  readonly reason: ProviderErrorReason;
+  readonly isRetryable: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly code: string | undefined;
+  readonly rejectedParameter: RejectedParameter | undefined;
+
+  constructor(message: string, options: ProviderErrorOptions = {}) {
+    super(message, options);
+    this.name = "ProviderError";
+    this.statusCode = options.statusCode;
+    this.reason = options.reason ?? reasonFromStatus(options.statusCode);
+    this.isRetryable = options.isRetryable ?? isRetryableReason(this.reason, options.statusCode);
+    this.retryAfterMs = options.retryAfterMs;
+    this.code = options.code;
+    this.rejectedParameter = options.rejectedParameter;
+  }
+
+  static override isInstance(error: unknown): error is ProviderError {
+    return ChatModelError.hasMarker(error, marker);
+  }
+}
+
+export function reasonFromStatus(statusCode: number | undefined): ProviderErrorReason {
+  if (statusCode === undefined) return "network";
+  if (statusCode === 401 || statusCode === 403) return "authentication";
+  if (statusCode === 404) return "not-found";
+  if (statusCode === 408) return "timeout";
+  if (statusCode === 429) return "rate-limit";
+  if (statusCode >= 500) return "server";
+  return "invalid-request";
+}
+
+function isRetryableReason(reason: ProviderErrorReason, statusCode: number | undefined): boolean {
+  if (statusCode === 408 || statusCode === 409 || statusCode === 429) return true;
+  if (statusCode !== undefined && statusCode >= 500) return true;
+  return reason === "network" || reason === "timeout" || reason === "rate-limit" || reason === "server";
+}

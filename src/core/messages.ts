@@ -1,0 +1,79 @@
+/** A system instruction. */
+export interface SystemMessage {
+  role: "system";
+  content: string;
+}
+
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+
+/** An image, as a URL (`https:` or `data:`) or base64 data with its media type. */
+export interface ImagePart {
+  type: "image";
+  /** A URL, a `data:` URL, or base64 data (then `mediaType` is required). */
+  image: string;
+  mediaType?: string;
+}
+
+/** A file (PDF, audio, …) as base64 data or a URL. */
+export interface FilePart {
+  type: "file";
+  data: string;
+  mediaType: string;
+  filename?: string;
+}
+
+export type UserContentPart = TextPart | ImagePart | FilePart;
+
+export interface UserMessage {
+  role: "user";
+  content: string | UserContentPart[];
+}
+
+export interface ReasoningPart {
+  type: "reasoning";
+  text: string;
+  /** Provider-issued signature that some providers (Bedrock/Anthropic) need to receive back. */
+  signature?: string;
+}
+
+/** One tool call, as the model asked for it. `args` is always a parsed object. */
+export interface ToolCall {
+  type: "tool-call";
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export type AssistantContentPart = TextPart | ReasoningPart | ToolCall;
+
+export interface AssistantMessage {
+  role: "assistant";
+  content: string | AssistantContentPart[];
+}
+
+/** A tool's result, paired with the call by `toolCallId`. */
+export interface ToolMessage {
+  role: "tool";
+  toolCallId: string;
+  toolName: string;
+  content: string;
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** The text parts of a message, joined. */
+export function messageText(message: Message): string {
+  if (typeof message.content === "string") return message.content;
+  let text = "";
+  for (const part of message.content) if (part.type === "text") text += part.text;
+  return text;
+}
+
+/** The tool calls of an assistant message. */
+export function messageToolCalls(message: AssistantMessage): ToolCall[] {
+  if (typeof message.content === "string") return [];
+  return message.content.filter((part): part is ToolCall => part.type === "tool-call");
+}

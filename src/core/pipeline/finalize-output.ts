@@ -1,0 +1,164 @@
+import { generateToolCallId } from "../../internal/generate-id.js";
+import { EmptyResponseError } from "../errors/empty-response-error.js";
+import { StructuredOutputError } from "../errors/structured-output-error.js";
+import type { AssistantContentPart, ToolCall } from "../messages.js";
+import { messageText, messageToolCalls } from "../messages.js";
+import type { ChatModelOutput, ProviderOutput, ProviderToolCall, Repair } from "../output.js";
+import { normalizeUsage } from "../usage.js";
+import { readToolUnion } from "../tool-choice/read-tool-union.js";
+import { dropNullOptionals } from "../tool-choice/strict-schema.js";
+import { parseJSONValue } from "../tool-calls/parse-json-value.js";
+import { parseToolArguments, preview } from "../tool-calls/parse-tool-arguments.js";
+import { recoverTextToolCalls } from "../tool-calls/recover-text-tool-calls.js";
+import type { OutputRules } from "./output-rules.js";
+import { checkToolChoice } from "./check-tool-choice.js";
+import { toolCallError } from "./tool-call-error-for.js";
+
+export type FinalOutput = Omit<ChatModelOutput, "meta"> & { repairs: Repair[] };
+
+/**
+ * Turns what an adapter returned into the caller's output: tool calls read back from a tool union,
+ * recovered from text, given ids, repaired, validated against their schemas and against tool_choice;
+ * structured output parsed and validated. Throws ToolCallError, StructuredOutputError or
+ * EmptyResponseError for the repair loop to re-ask.
+ */
+export function finalizeOutput(raw: ProviderOutput, rules: OutputRules): FinalOutput {
+  const repairs: Repair[] = [];
+  let text = raw.text ?? (raw.message ? messageText(raw.message) : "");
+  const reasoning = raw.reasoning ?? "";
+  let rawCalls: ProviderToolCall[] = raw.toolCalls ?? (raw.message ? messageToolCalls(raw.message) : []);
+
+  if (rules.plan.readsUnion && rawCalls.length === 0) {
+    const reading = readToolUnion(text, rules.fallbackTool);
+    if (!reading.ok) throw toolCallError(rules, "tool-choice-violation", reading.problem, text);
+    rawCalls = reading.calls;
+    for (const kind of reading.repairs) repairs.push({ kind, detail: `tool-union reply: ${kind}` });
+    text = "";
+  } else if (rawCalls.length === 0 && text !== "" && shouldRecover(rules)) {
+    const recovered = recoverTextToolCalls(text, (name) => rules.validators.has(name));
+    const usable = recovered.filter((call) => argumentsAreValid(call, rules));
+    if (usable.length > 0) {
+      rawCalls = usable;
+      repairs.push({ kind: "text-tool-call", detail: `recovered ${usable.length} tool call(s) written as text` });
+      text = text.includes("<tool_call>") ? text.replace(/<tool_call>[\s\S]*?(?:<\/tool_call>|$)/g, "").trim() : "";
+    }
+  }
+
+  let toolCalls = rawCalls.map((call) => finalizeToolCall(call, rules, repairs));
+  toolCalls = checkToolChoice(toolCalls, text, rules, repairs);
+
+  let object: unknown;
+  if (rules.structureTool !== undefined) {
+    object = toolCalls[0]?.args;
+    text = JSON.stringify(object);
+    toolCalls = [];
+  } else if (rules.structure && toolCalls.length === 0) {
+    object = parseStructure(text, rules, repairs);
+  }
+
+  if (text === "" && toolCalls.length === 0 && object === undefined && raw.finishReason !== "content-filter") {
+    throw new EmptyResponseError(
+      `${rules.providerId} ${rules.modelId} returned an empty response (no text and no tool call` +
+        `${reasoning ? ", only reasoning" : ""}, finish reason '${raw.finishReason ?? "unknown"}').`,
+      { providerId: rules.providerId, modelId: rules.modelId },
+    );
+  }
+
+  const finishReason = toolCalls.length > 0 && raw.finishReason === "stop" ? "tool-calls" : (raw.finishReason ?? "stop");
+  return {
+    message: { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, toolCalls) },
+    text,
+    toolCalls,
+    reasoning,
+    finishReason,
+    usage: normalizeUsage(raw.usage),
+    raw: raw.raw,
+    repairs,
+    ...(object === undefined ? {} : { object }),
+  };
+}
+
+function shouldRecover(rules: OutputRules): boolean {
+  if (!rules.fixInvalidToolCalls) return false;
+  const mode = rules.choice.mode;
+  return mode === "required" || mode === "single" || (mode === "auto" && rules.recoverTextToolCallsOnAuto);
+}
+
+function argumentsAreValid(call: ProviderToolCall, rules: OutputRules): boolean {
+  const parsed = parseToolArguments(call.args);
+  return parsed.ok && rules.validators.get(call.name)!.validate(parsed.args).success;
+}
+
+function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, repairs: Repair[]): ToolCall {
+  const entry = rules.validators.get(call.name);
+  if (!entry) {
+    const known = [...rules.validators.keys()];
+    throw toolCallError(
+      rules,
+      "unknown-tool",
+      `there is no tool named ${JSON.stringify(call.name)}. ${known.length ? `Available tools: ${known.join(", ")}.` : "No tools are available for this reply."}`,
+      JSON.stringify({ name: call.name, arguments: call.args }),
+      call.name,
+    );
+  }
+  const parsed = parseToolArguments(call.args);
+  if (!parsed.ok) {
+    throw toolCallError(rules, "invalid-args", `tool '${call.name}': ${parsed.problem}`, String(call.args), call.name);
+  }
+  for (const kind of parsed.repairs) {
+    if (kind === "empty-args" && call.args !== "" && call.args != null) continue;
+    repairs.push({ kind, detail: `arguments of '${call.name}': ${kind}`, toolName: call.name });
+  }
+  const args = rules.structure?.strict || rules.plan.responseFormat?.type === "json-schema" && rules.plan.responseFormat.strict
+    ? (dropNullOptionals(parsed.args, entry.tool.parameters) as Record<string, unknown>)
+    : parsed.args;
+  const result = entry.validate(args);
+  if (!result.success) {
+    throw toolCallError(
+      rules,
+      "invalid-args",
+      `the arguments of tool '${call.name}' do not match its schema: ${result.issues.join("; ")}. ` +
+        `The schema is ${JSON.stringify(entry.tool.parameters)}.`,
+      JSON.stringify(args),
+      call.name,
+    );
+  }
+  let id = call.id;
+  if (!id) {
+    id = generateToolCallId();
+    repairs.push({ kind: "missing-id", detail: `gave the call to '${call.name}' the id ${id}`, toolName: call.name });
+  }
+  return { type: "tool-call", id, name: call.name, args: result.value as Record<string, unknown> };
+}
+
+function parseStructure(text: string, rules: OutputRules, repairs: Repair[]): unknown {
+  const parsed = parseJSONValue(text);
+  const fail = (issues: string[]) =>
+    new StructuredOutputError(
+      `${rules.providerId} ${rules.modelId} did not return the structured output asked for: ${issues.join("; ")}`,
+      { text, issues, providerId: rules.providerId, modelId: rules.modelId },
+    );
+  if (!parsed) throw fail([`the reply is not JSON: ${preview(text)}`]);
+  for (const kind of parsed.repairs) repairs.push({ kind, detail: `structured output: ${kind}` });
+  const structure = rules.structure!;
+  let value = parsed.value;
+  if (structure.strict && structure.schema) value = dropNullOptionals(value, structure.schema);
+  if (!structure.validate) return value;
+  const result = structure.validate(value);
+  if (!result.success) throw fail(result.issues);
+  return result.value;
+}
+
+function messageContent(
+  text: string,
+  reasoning: string,
+  signature: string | undefined,
+  toolCalls: ToolCall[],
+): string | AssistantContentPart[] {
+  if (reasoning === "" && toolCalls.length === 0) return text;
+  const parts: AssistantContentPart[] = [];
+  if (reasoning !== "") parts.push({ type: "reasoning", text: reasoning, ...(signature ? { signature } : {}) });
+  if (text !== "") parts.push({ type: "text", text });
+  parts.push(...toolCalls);
+  return parts;
+}

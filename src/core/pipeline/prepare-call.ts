@@ -1,0 +1,129 @@
+import type { ChatModelInput, ChatModelParameters, ProviderResponseFormat, ProviderTool } from "../input.js";
+import type { Message } from "../messages.js";
+import { defineTool } from "../tool.js";
+import type { Tool } from "../tool.js";
+import { validatorFor } from "../schema/validate.js";
+import type { Validator } from "../schema/validate.js";
+import type { NormalizedToolChoice } from "../tool-choice/tool-choice-mode.js";
+import { normalizeToolChoice } from "../tool-choice/tool-choice-mode.js";
+import type { ToolChoiceCapabilities, ToolChoicePlan } from "../tool-choice/resolve-tool-choice.js";
+import { resolveToolChoice } from "../tool-choice/resolve-tool-choice.js";
+import type { OutputRules } from "./output-rules.js";
+import { validateInput } from "./validate-input.js";
+import { planStructure } from "./plan-structure.js";
+
+/** The model's settings a call is prepared with. */
+export interface CallSettings extends ToolChoiceCapabilities {
+  modelClass: string;
+  allowParallelToolCalls: boolean;
+  ignoreParallelToolCalls: boolean;
+  fixInvalidToolCalls: boolean;
+  recoverTextToolCallsOnAuto: boolean;
+  retryOnEmptyResponse: boolean;
+  maxRetries: number;
+  parameters: ChatModelParameters | undefined;
+}
+
+/** A call after normalisation: everything the attempts need, computed once. */
+export interface PreparedCall {
+  input: ChatModelInput;
+  messages: Message[];
+  tools: ProviderTool[];
+  choice: NormalizedToolChoice;
+  parallel: boolean;
+  plan: ToolChoicePlan;
+  rules: OutputRules;
+  parameters: ChatModelParameters;
+  maxRetries: number;
+  useCache: boolean;
+  /** The structured output the caller asked for, as it goes on the wire (when sent natively). */
+  responseFormat?: ProviderResponseFormat;
+  /** System instructions the base class adds (prompt rungs). */
+  instructions: string[];
+}
+
+export function prepareCall(input: ChatModelInput, settings: CallSettings): PreparedCall {
+  validateInput(input);
+  const tools = (input.tools ?? []).map((tool) => defineTool(tool));
+  const toolsByName = indexTools(tools);
+  const choice = normalizeToolChoice(input.toolChoice);
+  if (choice.mode === "single" && !toolsByName.has(choice.toolName)) {
+    throw new TypeError(
+      `toolChoice names the tool '${choice.toolName}', which is not in input.tools (${[...toolsByName.keys()].join(", ") || "none"}).`,
+    );
+  }
+  if (choice.mode === "required" && tools.length === 0) {
+    throw new TypeError("toolChoice 'required' needs at least one tool in input.tools.");
+  }
+  const parallel = input.parallelToolCalls ?? settings.allowParallelToolCalls;
+  const providerTools = tools.map(toProviderTool);
+  const plan = resolveToolChoice(choice, providerTools, parallel, settings);
+  const fallbackTool = resolveFallbackTool(input, choice, toolsByName);
+  const validators = new Map<string, { tool: ProviderTool; validate: Validator }>();
+  providerTools.forEach((tool, index) => validators.set(tool.name, { tool, validate: validatorFor(tools[index]!.inputSchema) }));
+
+  const instructions: string[] = plan.instruction ? [plan.instruction] : [];
+  const rules: OutputRules = {
+    providerId: settings.providerId,
+    modelId: settings.modelId,
+    modelClass: settings.modelClass,
+    toolChoiceSupport: settings.toolChoiceSupport,
+    choice,
+    plan,
+    validators,
+    allowParallel: parallel,
+    ignoreParallel: settings.ignoreParallelToolCalls,
+    fixInvalidToolCalls: settings.fixInvalidToolCalls,
+    recoverTextToolCallsOnAuto: settings.recoverTextToolCallsOnAuto,
+    fallbackTool,
+    retryOnEmptyResponse: settings.retryOnEmptyResponse,
+  };
+  const prepared: PreparedCall = {
+    input,
+    messages: [...input.messages],
+    tools: providerTools,
+    choice,
+    parallel,
+    plan,
+    rules,
+    parameters: { ...settings.parameters, ...input.parameters },
+    maxRetries: input.maxRetries ?? settings.maxRetries,
+    useCache: input.cache !== false,
+    instructions,
+  };
+  if (input.responseFormat !== undefined) planStructure(prepared, input.responseFormat, settings);
+  return prepared;
+}
+
+function indexTools(tools: Tool[]): Map<string, Tool> {
+  const byName = new Map<string, Tool>();
+  for (const tool of tools) {
+    if (byName.has(tool.name)) throw new TypeError(`Two tools are named '${tool.name}': tool names must be unique.`);
+    byName.set(tool.name, tool);
+  }
+  return byName;
+}
+
+function toProviderTool(tool: Tool): ProviderTool {
+  return tool.description === undefined
+    ? { name: tool.name, parameters: tool.parameters }
+    : { name: tool.name, description: tool.description, parameters: tool.parameters };
+}
+
+function resolveFallbackTool(
+  input: ChatModelInput,
+  choice: NormalizedToolChoice,
+  toolsByName: Map<string, Tool>,
+): string | undefined {
+  const given = input.fallbackTool;
+  const name = typeof given === "string" ? given : given?.name;
+  if (name === undefined) return choice.mode === "single" ? choice.toolName : undefined;
+  if (!toolsByName.has(name)) {
+    throw new TypeError(`fallbackTool '${name}' is not in input.tools: keelson never falls back to a tool the call did not allow.`);
+  }
+  if (choice.mode === "single" && name !== choice.toolName) {
+    throw new TypeError(`fallbackTool '${name}' differs from the forced tool '${choice.toolName}': only the forced tool may be called.`);
+  }
+  if (choice.mode === "none") return undefined;
+  return name;
+}

@@ -1,0 +1,55 @@
+import { ProviderError } from "../errors/provider-error.js";
+import type { ProviderInput, RunContext } from "../input.js";
+import type { Message } from "../messages.js";
+import { withTransportRetry } from "../retry/with-transport-retry.js";
+import type { CallHost } from "./call-host.js";
+import type { PreparedCall } from "./prepare-call.js";
+import { providerInput } from "./provider-input.js";
+
+export interface CallState {
+  call: PreparedCall;
+  /** Requests made so far in this call (transport retries and repairs alike). */
+  requests: number;
+  learned: boolean;
+}
+
+/**
+ * Sends one attempt with transport retries. A provider's 400 that refuses a tool_choice value is
+ * learned from once, and the same attempt goes again on the next rung without spending a retry.
+ */
+export function requestWithRetry<T>(
+  host: CallHost,
+  state: CallState,
+  guidance: readonly Message[],
+  signal: AbortSignal,
+  send: (input: ProviderInput, context: RunContext) => Promise<T>,
+): Promise<T> {
+  const sendOnce = () => {
+    state.requests++;
+    return send(providerInput(state.call, guidance, signal), { signal, attempt: state.requests });
+  };
+  return withTransportRetry(
+    async () => {
+      try {
+        return await sendOnce();
+      } catch (error) {
+        if (state.learned || !ProviderError.isInstance(error) || !error.rejectedParameter) throw error;
+        const replanned = host.learn(error, state.call);
+        if (!replanned) throw error;
+        state.learned = true;
+        state.call = replanned;
+        return await sendOnce();
+      }
+    },
+    {
+      ...host.retry,
+      maxRetries: state.call.maxRetries,
+      signal,
+      onRetry: (attempt, error, delayMs) => {
+        if (host.emitter.listenerCount("retry") > 0) {
+          host.emitter.emit("retry", { input: state.call.input, attempt, error, delayMs });
+        }
+      },
+    },
+  );
+}

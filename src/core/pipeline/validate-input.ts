@@ -1,0 +1,44 @@
+import type { ChatModelInput } from "../input.js";
+import type { Message } from "../messages.js";
+
+const roles = new Set(["system", "user", "assistant", "tool"]);
+
+/** Eager checks of a call's input, each failing with a TypeError that says what to change. */
+export function validateInput(input: ChatModelInput): void {
+  if (input === null || typeof input !== "object") {
+    throw new TypeError("Expected the call input { messages, tools?, toolChoice?, … }.");
+  }
+  const { messages } = input;
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw new TypeError("input.messages must be a non-empty array, e.g. [{ role: 'user', content: 'Hi' }].");
+  }
+  messages.forEach(validateMessage);
+  if (input.tools !== undefined && !Array.isArray(input.tools)) {
+    throw new TypeError("input.tools must be an array of tools (see defineTool).");
+  }
+  if (input.maxRetries !== undefined && !(Number.isInteger(input.maxRetries) && input.maxRetries >= 0)) {
+    throw new TypeError(`input.maxRetries must be a non-negative integer, got ${input.maxRetries}.`);
+  }
+  if (input.timeout !== undefined && !(input.timeout > 0)) {
+    throw new TypeError(`input.timeout must be a positive number of milliseconds, got ${input.timeout}.`);
+  }
+  if (input.signal !== undefined && !(input.signal instanceof AbortSignal)) {
+    throw new TypeError("input.signal must be an AbortSignal.");
+  }
+}
+
+function validateMessage(message: Message, index: number): void {
+  const where = `input.messages[${index}]`;
+  if (message === null || typeof message !== "object" || !roles.has(message.role)) {
+    throw new TypeError(`${where} must have role "system", "user", "assistant" or "tool".`);
+  }
+  if (typeof message.content !== "string" && !Array.isArray(message.content)) {
+    throw new TypeError(`${where}.content must be a string or an array of parts.`);
+  }
+  if (message.role === "tool" && (typeof message.toolCallId !== "string" || typeof message.toolName !== "string")) {
+    throw new TypeError(`${where} is a tool result: it needs toolCallId and toolName (from the tool call it answers).`);
+  }
+  if (message.role === "system" && typeof message.content !== "string") {
+    throw new TypeError(`${where}: a system message's content must be a string.`);
+  }
+}

@@ -1,0 +1,91 @@
+import type { FinishReason, ProviderOutput, ProviderToolCall } from "../output.js";
+import type { Usage } from "../usage.js";
+import type { ChatModelChunk } from "./chat-model-chunk.js";
+
+interface PendingToolCall {
+  id?: string;
+  name: string;
+  args: string;
+  /** A whole call's arguments as the provider sent them (an object), when it came in one piece. */
+  whole?: unknown;
+}
+
+/**
+ * Builds a provider output from streamed chunks, once for every adapter: text deltas concatenated,
+ * reasoning kept apart, tool-call deltas merged by index (an id or name may come only in the first
+ * delta; argument deltas may be empty; calls may interleave), usage taken from the last report.
+ */
+export class StreamAssembler {
+  #text = "";
+  #reasoning = "";
+  #reasoningSignature: string | undefined;
+  readonly #toolCalls = new Map<number, PendingToolCall>();
+  #usage: Partial<Usage> | undefined;
+  #finishReason: FinishReason | undefined;
+  #raw: unknown;
+
+  add(chunk: ChatModelChunk): void {
+    switch (chunk.type) {
+      case "text-delta":
+        this.#text += chunk.text;
+        break;
+      case "reasoning-delta":
+        this.#reasoning += chunk.text;
+        if (chunk.signature) this.#reasoningSignature = chunk.signature;
+        break;
+      case "tool-call-delta":
+        this.#addToolCallDelta(chunk);
+        break;
+      case "tool-call": {
+        const index = this.#toolCalls.size === 0 ? 0 : Math.max(...this.#toolCalls.keys()) + 1;
+        const { id, name, args } = chunk.toolCall;
+        this.#toolCalls.set(index, { id, name, args: "", whole: args });
+        break;
+      }
+      case "usage":
+        this.#usage = { ...this.#usage, ...chunk.usage };
+        break;
+      case "finish":
+        this.#finishReason = chunk.finishReason;
+        if (chunk.usage) this.#usage = { ...this.#usage, ...chunk.usage };
+        if (chunk.raw !== undefined) this.#raw = chunk.raw;
+        break;
+      case "reset":
+        break;
+    }
+  }
+
+  #addToolCallDelta(chunk: Extract<ChatModelChunk, { type: "tool-call-delta" }>): void {
+    let pending = this.#toolCalls.get(chunk.index);
+    if (!pending) {
+      pending = { name: "", args: "" };
+      this.#toolCalls.set(chunk.index, pending);
+    }
+    if (chunk.id) pending.id = chunk.id;
+    if (chunk.name) pending.name = pending.name && pending.name !== chunk.name ? pending.name + chunk.name : chunk.name;
+    if (chunk.argsDelta) pending.args += chunk.argsDelta;
+  }
+
+  get text(): string {
+    return this.#text;
+  }
+
+  get hasContent(): boolean {
+    return this.#text !== "" || this.#reasoning !== "" || this.#toolCalls.size > 0;
+  }
+
+  output(): ProviderOutput {
+    const toolCalls: ProviderToolCall[] = [...this.#toolCalls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => ({ id: call.id, name: call.name, args: call.whole ?? call.args }));
+    return {
+      text: this.#text,
+      reasoning: this.#reasoning,
+      toolCalls,
+      finishReason: this.#finishReason ?? (toolCalls.length > 0 ? "tool-calls" : "stop"),
+      usage: this.#usage,
+      raw: this.#raw,
+      ...(this.#reasoningSignature ? { reasoningSignature: this.#reasoningSignature } : {}),
+    };
+  }
+}

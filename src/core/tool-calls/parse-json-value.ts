@@ -1,0 +1,62 @@
+import { jsonrepair } from "jsonrepair";
+import { safeJSONParse } from "../../internal/safe-json.js";
+import type { RepairKind } from "../output.js";
+import { extractJSON } from "./extract-json.js";
+
+/** Past this size keelson does not attempt a repair (it would cost more than a re-ask). */
+export const maxRepairLength = 256 * 1024;
+
+export interface ParsedJSON {
+  value: unknown;
+  /** What had to be done to get a value, in order. */
+  repairs: RepairKind[];
+}
+
+/**
+ * Parses a model's JSON the forgiving way: strict JSON first; then a value encoded twice; then the
+ * JSON cut out of fences and chatter; then jsonrepair. Returns undefined when nothing parses.
+ */
+export function parseJSONValue(text: string): ParsedJSON | undefined {
+  const repairs: RepairKind[] = [];
+  let value = tryParse(text);
+  if (value === failed) {
+    if (text.length > maxRepairLength) return undefined;
+    const extracted = extractJSON(text);
+    if (extracted === undefined) return undefined;
+    if (extracted.trim() !== text.trim()) repairs.push("stripped-wrapper");
+    value = tryParse(extracted);
+    if (value === failed) {
+      value = tryRepair(extracted);
+      if (value === failed) return undefined;
+      repairs.push("json-repaired");
+    }
+  }
+  // A JSON string holding JSON is the doubly encoded case: decode once more.
+  for (let depth = 0; typeof value === "string" && depth < 2; depth++) {
+    const inner = value.trim();
+    if (!inner.startsWith("{") && !inner.startsWith("[")) break;
+    const decoded = parseJSONValue(inner);
+    if (!decoded) break;
+    value = decoded.value;
+    repairs.push("double-encoded", ...decoded.repairs);
+  }
+  return { value, repairs };
+}
+
+const failed = Symbol("failed");
+
+function tryParse(text: string): unknown {
+  try {
+    return safeJSONParse(text);
+  } catch {
+    return failed;
+  }
+}
+
+function tryRepair(text: string): unknown {
+  try {
+    return safeJSONParse(jsonrepair(text));
+  } catch {
+    return failed;
+  }
+}

@@ -1,0 +1,67 @@
+import { isPlainObject } from "../schema/json-schema.js";
+import type { ProviderToolCall } from "../output.js";
+import { maxRepairLength, parseJSONValue } from "./parse-json-value.js";
+
+/**
+ * Finds tool calls that a model wrote as text instead of calling the tool, in the forms weak and
+ * local models really produce: `<tool_call>{json}</tool_call>`, Qwen's
+ * `<function=name><parameter=key>value</parameter></function>`, a ```json fence, or a bare
+ * `{"name": …, "arguments" | "parameters": …}` envelope (also OpenAI's `{type, function}` shape).
+ * Only names that `isKnownTool` accepts are returned; arguments are left raw for the caller to parse.
+ */
+export function recoverTextToolCalls(text: string, isKnownTool: (name: string) => boolean): ProviderToolCall[] {
+  if (text.length > maxRepairLength) return [];
+  const tagged = [...text.matchAll(/<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g)].map((match) => match[1] ?? "");
+  const candidates = tagged.length > 0 ? tagged : [text];
+  const calls: ProviderToolCall[] = [];
+  for (const candidate of candidates) {
+    calls.push(...(candidate.includes("<function=") ? fromFunctionTags(candidate) : fromJSON(candidate)));
+  }
+  return calls.filter((call) => isKnownTool(call.name));
+}
+
+function fromFunctionTags(text: string): ProviderToolCall[] {
+  const calls: ProviderToolCall[] = [];
+  for (const match of text.matchAll(/<function=([^>\s]+)>([\s\S]*?)(?:<\/function>|$)/g)) {
+    const args: Record<string, unknown> = {};
+    for (const parameter of (match[2] ?? "").matchAll(/<parameter=([^>\s]+)>\n?([\s\S]*?)\n?<\/parameter>/g)) {
+      const key = parameter[1]!;
+      if (key === "__proto__") continue;
+      args[key] = parameterValue(parameter[2] ?? "");
+    }
+    calls.push({ name: match[1]!, args });
+  }
+  return calls;
+}
+
+/** Parameter values are text; numbers, booleans and JSON objects written inside are read as such. */
+function parameterValue(text: string): unknown {
+  const trimmed = text.trim();
+  if (/^(-?\d+(\.\d+)?|true|false|null)$/.test(trimmed) || /^[[{]/.test(trimmed)) {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function fromJSON(text: string): ProviderToolCall[] {
+  const parsed = parseJSONValue(text);
+  if (!parsed) return [];
+  const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+  return items.flatMap((item) => {
+    const call = envelope(item);
+    return call ? [call] : [];
+  });
+}
+
+function envelope(value: unknown): ProviderToolCall | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const inner = isPlainObject(value.function) ? value.function : value;
+  if (typeof inner.name !== "string") return undefined;
+  const args = "arguments" in inner ? inner.arguments : "parameters" in inner ? inner.parameters : undefined;
+  if (args === undefined) return undefined;
+  return { name: inner.name, args };
+}

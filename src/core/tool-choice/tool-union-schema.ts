@@ -1,0 +1,86 @@
+import type { JSONSchema } from "../schema/json-schema.js";
+import { inlineRefs } from "./inline-refs.js";
+import { strictSchema } from "./strict-schema.js";
+
+export interface ToolUnionSchemaOptions {
+  /** Several calls in one reply: the schema is an array of calls. @default false */
+  parallel?: boolean;
+  /** Wrap the union as `{ item: … }` for providers that want an object at the root. @default false */
+  wrap?: boolean;
+  /** Every property required and no extra keys, as OpenAI's strict mode demands. @default false */
+  strict?: boolean;
+}
+
+/** A tool as the union needs it: its name and its arguments' JSON Schema. */
+export interface UnionTool {
+  name: string;
+  description?: string;
+  parameters: JSONSchema;
+}
+
+/** The key under which a wrapped union holds its value. */
+export const unionWrapKey = "item";
+
+const cache = new Map<string, JSONSchema>();
+const schemaIds = new WeakMap<object, number>();
+let nextSchemaId = 0;
+const maxCachedSchemas = 256;
+
+/**
+ * Compiles tools into one JSON Schema that a structured-output request can force: each tool is
+ * `{ name: <that name>, parameters: <its schema> }`; several tools are an `anyOf`; parallel calls an
+ * array. Computed once per distinct tool set and options, then reused.
+ */
+export function toolUnionSchema(tools: readonly UnionTool[], options: ToolUnionSchemaOptions = {}): JSONSchema {
+  if (tools.length === 0) throw new TypeError("toolUnionSchema needs at least one tool.");
+  const key = cacheKey(tools, options);
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const schema = build(tools, options);
+  if (cache.size >= maxCachedSchemas) cache.delete(cache.keys().next().value as string);
+  cache.set(key, schema);
+  return schema;
+}
+
+function build(tools: readonly UnionTool[], options: ToolUnionSchemaOptions): JSONSchema {
+  const variants = tools.map((tool) => toolVariant(tool, options.strict === true));
+  let schema: JSONSchema = variants.length === 1 ? variants[0]! : { anyOf: variants };
+  if (options.parallel) schema = { type: "array", items: schema, minItems: 1 };
+  if (options.wrap) {
+    schema = {
+      type: "object",
+      properties: { [unionWrapKey]: schema },
+      required: [unionWrapKey],
+      additionalProperties: false,
+    };
+  }
+  return schema;
+}
+
+function toolVariant(tool: UnionTool, strict: boolean): JSONSchema {
+  let parameters = inlineRefs(tool.parameters);
+  if (strict) parameters = strictSchema(parameters);
+  const { $schema: _ignored, ...body } = parameters;
+  return {
+    type: "object",
+    ...(tool.description ? { description: tool.description } : {}),
+    properties: { name: { type: "string", enum: [tool.name] }, parameters: body },
+    required: ["name", "parameters"],
+    additionalProperties: false,
+  };
+}
+
+function cacheKey(tools: readonly UnionTool[], options: ToolUnionSchemaOptions): string {
+  let key = `${options.parallel ? 1 : 0}${options.wrap ? 1 : 0}${options.strict ? 1 : 0}`;
+  for (const tool of tools) key += `|${tool.name}#${schemaId(tool.parameters)}#${tool.description ?? ""}`;
+  return key;
+}
+
+function schemaId(schema: object): number {
+  let id = schemaIds.get(schema);
+  if (id === undefined) {
+    id = nextSchemaId++;
+    schemaIds.set(schema, id);
+  }
+  return id;
+}

@@ -1,0 +1,26 @@
+/** Token counts of one call (summed over its attempts in `meta.attempts`). */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  reasoningTokens?: number;
+  cachedInputTokens?: number;
+}
+
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+}
+
+/** Completes a partial usage report: a missing total is the sum of input and output. */
+export function normalizeUsage(usage: Partial<Usage> | undefined): Usage {
+  const inputTokens = usage?.inputTokens ?? 0;
+  const outputTokens = usage?.outputTokens ?? 0;
+  const result: Usage = {
+    inputTokens,
+    outputTokens,
+    totalTokens: usage?.totalTokens ?? inputTokens + outputTokens,
+  };
+  if (usage?.reasoningTokens !== undefined) result.reasoningTokens = usage.reasoningTokens;
+  if (usage?.cachedInputTokens !== undefined) result.cachedInputTokens = usage.cachedInputTokens;
+  return result;
+}

@@ -1,0 +1,58 @@
+export { ChatModel } from "./core/chat-model.js";
+export type { ChatModelOptions, ChatModelProfile } from "./core/chat-model-options.js";
+export { ChatModelEmitter } from "./core/chat-model-emitter.js";
+export type * from "./core/events.js";
+export type {
+  ChatModelInput,
+  ChatModelParameters,
+  ToolChoice,
+  SingleToolChoice,
+  ResponseFormat,
+  ProviderInput,
+  ProviderTool,
+  ProviderToolChoice,
+  ProviderResponseFormat,
+  RunContext,
+  StructureInput,
+  InferSchemaOutput,
+} from "./core/input.js";
+export type {
+  Message,
+  SystemMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+  ToolCall,
+  TextPart,
+  ImagePart,
+  FilePart,
+  ReasoningPart,
+  UserContentPart,
+  AssistantContentPart,
+} from "./core/messages.js";
+export { messageText, messageToolCalls } from "./core/messages.js";
+export type {
+  ChatModelOutput,
+  ChatModelOutputMeta,
+  FinishReason,
+  ToolChoiceRung,
+  Repair,
+  RepairKind,
+  Attempt,
+  ProviderOutput,
+  ProviderToolCall,
+} from "./core/output.js";
+export type { Usage } from "./core/usage.js";
+export { defineTool, type Tool, type ToolDefinition } from "./core/tool.js";
+export type { JSONSchema } from "./core/schema/json-schema.js";
+export type { SchemaInput } from "./core/schema/schema-input.js";
+export type { ChatModelChunk } from "./core/stream/chat-model-chunk.js";
+export { ChatModelStream } from "./core/stream/chat-model-stream.js";
+export { toolUnionSchema, type ToolUnionSchemaOptions, type UnionTool } from "./core/tool-choice/tool-union-schema.js";
+export type { ToolChoiceMode } from "./core/tool-choice/tool-choice-mode.js";
+export type { RetryOptions } from "./core/retry/retry-options.js";
+export { parseRetryAfter } from "./core/retry/parse-retry-after.js";
+export type { ChatModelCache } from "./core/cache/chat-model-cache.js";
+export { NullCache } from "./core/cache/null-cache.js";
+export { MemoryCache, type MemoryCacheOptions } from "./core/cache/memory-cache.js";
+export * from "./core/errors/index.js";

@@ -1,0 +1,45 @@
+/**
+ * The platform `AbortError` for an aborted signal: the signal's own reason when it is a
+ * DOMException (AbortError, TimeoutError), else an AbortError carrying the reason as `cause`.
+ */
+export function abortError(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof DOMException) return reason;
+  const error = new DOMException("This operation was aborted", "AbortError");
+  if (reason !== undefined) Object.defineProperty(error, "cause", { value: reason });
+  return error;
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortError(signal);
+}
+
+export function isAbortError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error.name === "AbortError" || error.name === "TimeoutError" || error.name === "APIUserAbortError")
+  );
+}
+
+/** Waits `ms`, ending at once with AbortError when the signal aborts; never keeps the process alive after. */
+export function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A signal that aborts when any of the given ones does (undefined entries are skipped). */
+export function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  if (present.length <= 1) return present[0];
+  return AbortSignal.any(present);
+}

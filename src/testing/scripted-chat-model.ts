@@ -1,0 +1,130 @@
+import { ChatModel } from "../core/chat-model.js";
+import type { ChatModelOptions } from "../core/chat-model-options.js";
+import { ProviderError } from "../core/errors/provider-error.js";
+import type { ProviderInput, RunContext } from "../core/input.js";
+import type { ProviderOutput } from "../core/output.js";
+import { parseRetryAfter } from "../core/retry/parse-retry-after.js";
+import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
+import { delay } from "../internal/abort.js";
+import type { AnswerStep, ErrorSpec, ScriptedStep, StreamStep } from "./scripted-steps.js";
+
+export interface ScriptedChatModelOptions extends ChatModelOptions {
+  /** @default "scripted" */
+  modelId?: string;
+}
+
+/** A recorded provider input: what a real provider would have been sent (the signal left out). */
+export type RecordedCall = Omit<ProviderInput, "signal">;
+
+/**
+ * A real adapter that plays a script, for unit-testing agent code without a network. It goes
+ * through the same pipeline as every provider; `calls` records what reached it.
+ */
+export class ScriptedChatModel extends ChatModel {
+  readonly providerId = "scripted";
+  readonly calls: RecordedCall[] = [];
+  readonly #steps: ScriptedStep[];
+
+  constructor(steps: ScriptedStep[], options: ScriptedChatModelOptions = {}) {
+    const { modelId = "scripted", ...rest } = options;
+    super(modelId, rest, {
+      toolChoiceSupport: ["auto", "none", "required", "single"],
+      supportsStructuredOutput: true,
+      supportsTopLevelUnion: true,
+    });
+    if (!Array.isArray(steps)) throw new TypeError("ScriptedChatModel expects an array of steps (textStep, toolCallStep, …).");
+    this.#steps = [...steps];
+  }
+
+  /** Steps not played yet. */
+  get remainingSteps(): number {
+    return this.#steps.length - this.calls.length;
+  }
+
+  protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
+    const step = await this.#next(input, context);
+    if (step.type === "stream") {
+      const output: ProviderOutput = { text: "", toolCalls: [] };
+      for (const chunk of step.chunks) if (chunk.type === "text-delta") output.text += chunk.text;
+      if (step.error) throw toError(step.error, this.modelId);
+      return output;
+    }
+    return outputOf(step);
+  }
+
+  protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
+    const step = await this.#next(input, context);
+    if (step.type === "stream") {
+      for (const chunk of step.chunks) {
+        context.signal.throwIfAborted();
+        yield chunk;
+        await Promise.resolve();
+      }
+      if (step.error) throw toError(step.error, this.modelId);
+      return;
+    }
+    yield* chunksOf(step);
+  }
+
+  async #next(input: ProviderInput, context: RunContext): Promise<AnswerStep | StreamStep> {
+    const { signal: _signal, ...recorded } = input;
+    const index = this.calls.length;
+    this.calls.push(structuredClone(recorded));
+    let step = this.#steps[index];
+    if (step === undefined) {
+      throw new Error(
+        `ScriptedChatModel ran out of steps: the script has ${this.#steps.length} step(s) and request ${index + 1} asked for another. ` +
+          "Add a step for every request the code under test makes (repairs and retries are requests too).",
+      );
+    }
+    if (typeof step === "function") step = await step(input, context);
+    if (typeof step === "function") throw new TypeError("A function step must return a step, not another function.");
+    if (step.delayMs) await delay(step.delayMs, context.signal);
+    if (step.type === "error") throw toError(step.error, this.modelId);
+    return step;
+  }
+}
+
+function outputOf(step: AnswerStep): ProviderOutput {
+  const output: ProviderOutput = {
+    text: step.text ?? "",
+    reasoning: step.reasoning,
+    usage: step.usage ?? { inputTokens: 10, outputTokens: 5 },
+    finishReason: step.finishReason,
+    raw: { scripted: true },
+  };
+  if (step.type === "tool-calls") {
+    output.toolCalls = step.calls.map((call) => ({ id: call.id, name: call.name, args: call.args }));
+    output.finishReason ??= "tool-calls";
+  }
+  return output;
+}
+
+function* chunksOf(step: AnswerStep): Iterable<ChatModelChunk> {
+  if (step.reasoning) yield { type: "reasoning-delta", text: step.reasoning };
+  const text = step.text ?? "";
+  for (const piece of step.chunks ?? text.match(/\S+\s*|\s+/g) ?? []) yield { type: "text-delta", text: piece };
+  if (step.type === "tool-calls") {
+    for (const [index, call] of step.calls.entries()) {
+      const args = typeof call.args === "string" ? call.args : JSON.stringify(call.args);
+      const half = Math.ceil(args.length / 2);
+      yield { type: "tool-call-delta", index, name: call.name, ...(call.id ? { id: call.id } : {}), argsDelta: args.slice(0, half) };
+      yield { type: "tool-call-delta", index, argsDelta: args.slice(half) };
+    }
+  }
+  const output = outputOf(step);
+  yield { type: "finish", finishReason: output.finishReason ?? "stop", usage: output.usage! };
+}
+
+function toError(spec: Error | ErrorSpec, modelId: string): Error {
+  if (spec instanceof Error) return spec;
+  return new ProviderError(spec.message ?? `Scripted provider error ${spec.statusCode}`, {
+    statusCode: spec.statusCode,
+    retryAfterMs: parseRetryAfter(spec.headers),
+    code: spec.code,
+    isRetryable: spec.isRetryable,
+    providerId: "scripted",
+    modelId,
+    rejectedParameter: spec.rejectedToolChoice ? { name: "tool_choice", value: spec.rejectedToolChoice } : undefined,
+  });
+}

@@ -1,0 +1,76 @@
+import { createServer } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+  /** The body parsed as JSON, when it is JSON. */
+  json: any;
+}
+
+export type Handler = (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
+
+export interface LoopbackServer {
+  /** e.g. http://127.0.0.1:53211 */
+  url: string;
+  requests: RecordedRequest[];
+  /** Replaces the handler for the next requests. */
+  handle(handler: Handler): void;
+  close(): Promise<void>;
+}
+
+/** An HTTP/1.1 server on 127.0.0.1 that records every request and answers with the current handler. */
+export async function startLoopbackServer(handler: Handler = notFound): Promise<LoopbackServer> {
+  let current = handler;
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<import("node:net").Socket>();
+  const server: Server = createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      let json: unknown;
+      try {
+        json = body ? JSON.parse(body) : undefined;
+      } catch {
+        json = undefined;
+      }
+      const recorded = { method: incoming.method ?? "", url: incoming.url ?? "", headers: incoming.headers, body, json };
+      requests.push(recorded);
+      Promise.resolve(current(recorded, response)).catch((error: unknown) => {
+        response.statusCode = 599;
+        response.end(String(error));
+      });
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    handle(next) {
+      current = next;
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Answers with a JSON body. */
+export function sendJSON(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { "content-type": "application/json", ...headers });
+  response.end(typeof body === "string" ? body : JSON.stringify(body));
+}
+
+function notFound(_request: RecordedRequest, response: ServerResponse): void {
+  sendJSON(response, 404, { error: { message: "no handler" } });
+}
