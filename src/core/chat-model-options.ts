@@ -29,7 +29,7 @@ export interface ChatModelOptions {
   fixInvalidToolCalls?: boolean;
   /** Also recover tool calls written as text when toolChoice is "auto". @default false */
   recoverTextToolCallsOnAuto?: boolean;
-  /** Re-ask when the reply is empty. @default true */
+  /** Re-ask when the reply is empty (then EmptyResponseError); `false` returns the empty reply as it is. @default true */
   retryOnEmptyResponse?: boolean;
   /** Transport retries. @default { maxRetries: 2 } */
   retry?: RetryOptions;

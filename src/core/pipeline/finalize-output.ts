@@ -56,7 +56,8 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules): FinalOu
     object = parseStructure(text, rules, repairs);
   }
 
-  if (text === "" && toolCalls.length === 0 && object === undefined && raw.finishReason !== "content-filter") {
+  const empty = text === "" && toolCalls.length === 0 && object === undefined;
+  if (empty && rules.retryOnEmptyResponse && raw.finishReason !== "content-filter") {
     throw new EmptyResponseError(
       `${rules.providerId} ${rules.modelId} returned an empty response (no text and no tool call` +
         `${reasoning ? ", only reasoning" : ""}, finish reason '${raw.finishReason ?? "unknown"}').`,

@@ -13,10 +13,9 @@ export function isOutputError(error: unknown): error is ChatModelError {
   return ToolCallError.isInstance(error) || EmptyResponseError.isInstance(error) || StructuredOutputError.isInstance(error);
 }
 
-/** Whether the repair budget may be spent on this error. */
-export function canRepair(error: ChatModelError, call: PreparedCall, repairsDone: number, maxRepairAttempts: number): boolean {
-  if (repairsDone >= maxRepairAttempts) return false;
-  return !(EmptyResponseError.isInstance(error) && !call.rules.retryOnEmptyResponse);
+/** Whether the repair budget has room for another re-ask. */
+export function canRepair(repairsDone: number, maxRepairAttempts: number): boolean {
+  return repairsDone < maxRepairAttempts;
 }
 
 export function attemptOf(raw: ProviderOutput, rejected?: string): Attempt {

@@ -72,7 +72,7 @@ export async function* runStream(
     } catch (error) {
       if (!isOutputError(error)) throw error;
       attempts.push(attemptOf(raw, error.message));
-      if (!canRepair(error, state.call, repairs, host.maxRepairAttempts)) throw error;
+      if (!canRepair(repairs, host.maxRepairAttempts)) throw error;
       if (host.emitter.listenerCount("repair") > 0) {
         host.emitter.emit("repair", { input: call.input, attempt: attempts.length, error });
       }
