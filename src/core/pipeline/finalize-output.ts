@@ -65,7 +65,9 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules): FinalOu
     );
   }
 
-  const finishReason = toolCalls.length > 0 && raw.finishReason === "stop" ? "tool-calls" : (raw.finishReason ?? "stop");
+  // A forced call read from text ends "stop" on the wire; to the caller it is a tool call.
+  const reported = raw.finishReason ?? "stop";
+  const finishReason = toolCalls.length > 0 && reported === "stop" ? "tool-calls" : reported;
   return {
     message: { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, toolCalls) },
     text,
