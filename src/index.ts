@@ -55,4 +55,5 @@ export { parseRetryAfter } from "./core/retry/parse-retry-after.js";
 export type { ChatModelCache } from "./core/cache/chat-model-cache.js";
 export { NullCache } from "./core/cache/null-cache.js";
 export { MemoryCache, type MemoryCacheOptions } from "./core/cache/memory-cache.js";
+export { KeyvCache, type KeyvLike } from "./core/cache/keyv-cache.js";
 export * from "./core/errors/index.js";

@@ -1,7 +1,5 @@
 import { abortError, anySignal, isAbortError, throwIfAborted } from "../internal/abort.js";
 import { cacheKey } from "./cache/cache-key.js";
-import type { CacheEntry } from "./cache/cache-entry.js";
-import { chunksFromCache, isCacheEntry, outputFromCache } from "./cache/cache-entry.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
 import { ChatModelEmitter } from "./chat-model-emitter.js";
@@ -20,6 +18,7 @@ import type { ChatModelOutput, ProviderOutput } from "./output.js";
 import type { CallHost } from "./pipeline/call-host.js";
 import type { CallSettings, PreparedCall } from "./pipeline/prepare-call.js";
 import { prepareCall } from "./pipeline/prepare-call.js";
+import { CacheLayer, type CacheSettings } from "./pipeline/cache-layer.js";
 import { runCreate } from "./pipeline/run-create.js";
 import { runStream } from "./pipeline/run-stream.js";
 import type { ResolvedRetryOptions } from "./retry/retry-options.js";
@@ -59,7 +58,7 @@ export abstract class ChatModel {
   cacheTtlMs: number | undefined;
   parameters: ChatModelParameters | undefined;
   readonly retry: ResolvedRetryOptions;
-  private inFlight = new Map<string, Promise<CacheEntry>>();
+  private cacheLayer = new CacheLayer();
   private hostCache: CallHost | undefined;
 
   constructor(modelId: string, options: ChatModelOptions = {}, profile: ChatModelProfile) {
@@ -136,7 +135,7 @@ export abstract class ChatModel {
     Object.assign(copy, {
       toolChoiceSupport: new Set(this.toolChoiceSupport),
       emitter: new ChatModelEmitter(),
-      inFlight: new Map(),
+      cacheLayer: new CacheLayer(),
       hostCache: undefined,
     });
     return copy;
@@ -240,75 +239,27 @@ export abstract class ChatModel {
   private async cachedCreate(call: PreparedCall, signal: AbortSignal): Promise<ChatModelOutput> {
     const key = this.cacheKeyFor(call);
     if (key === undefined) return runCreate(this.host, call, signal);
-    const hit = await this.lookup(key, call, signal);
-    if (hit) return outputFromCache(hit);
-    const run = runCreate(this.host, call, signal).then((output) => this.store(key, { output }, call));
-    return (await this.shareInFlight(key, run)).output;
+    return this.cacheLayer.create(key, call, signal, this.cacheSettings(), () => runCreate(this.host, call, signal));
   }
 
-  private async *cachedStream(
+  private cachedStream(
     call: PreparedCall,
     signal: AbortSignal,
     stopController: AbortController,
   ): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
+    const run = () => runStream(this.host, call, signal, stopController);
     const key = this.cacheKeyFor(call);
-    if (key === undefined) return yield* runStream(this.host, call, signal, stopController);
-    const hit = await this.lookup(key, call, signal);
-    if (hit) {
-      const output = outputFromCache(hit);
-      for (const chunk of chunksFromCache(hit, output)) {
-        if (this.emitter.listenerCount("newToken") > 0) {
-          this.emitter.emit("newToken", { input: call.input, chunk, abort: () => stopController.abort() });
-        }
-        yield chunk;
+    if (key === undefined) return run();
+    const onToken = (chunk: ChatModelChunk) => {
+      if (this.emitter.listenerCount("newToken") > 0) {
+        this.emitter.emit("newToken", { input: call.input, chunk, abort: () => stopController.abort() });
       }
-      return output;
-    }
-    const chunks: ChatModelChunk[] = [];
-    const generator = runStream(this.host, call, signal, stopController);
-    for (let next = await generator.next(); ; next = await generator.next()) {
-      if (next.done) {
-        if (stopController.signal.aborted) return next.value;
-        return (await this.store(key, { output: next.value, chunks }, call)).output;
-      }
-      if (next.value.type === "reset") chunks.length = 0;
-      else chunks.push(next.value);
-      yield next.value;
-    }
+    };
+    return this.cacheLayer.stream(key, call, signal, this.cacheSettings(), onToken, run, () => stopController.signal.aborted);
   }
 
-  /** A stored answer, or the answer of an identical call in flight (single-flight). */
-  private async lookup(key: string, call: PreparedCall, signal: AbortSignal): Promise<CacheEntry | undefined> {
-    let entry: CacheEntry | undefined;
-    try {
-      const stored = await this.cache.get(key);
-      if (isCacheEntry(stored)) entry = stored;
-    } catch (error) {
-      this.emit("warning", { input: call.input, code: "parameter-dropped", message: `cache read failed: ${(error as Error).message}` });
-    }
-    const pending = entry ? undefined : this.inFlight.get(key);
-    if (pending) entry = await raceAbort(pending, signal);
-    if (entry) this.emit("cacheHit", { input: call.input, key });
-    return entry;
-  }
-
-  private async store(key: string, entry: CacheEntry, call: PreparedCall): Promise<CacheEntry> {
-    const stored: CacheEntry = structuredClone(entry);
-    try {
-      await this.cache.set(key, stored, this.cacheTtlMs);
-    } catch (error) {
-      this.emit("warning", { input: call.input, code: "parameter-dropped", message: `cache write failed: ${(error as Error).message}` });
-    }
-    return entry;
-  }
-
-  private async shareInFlight(key: string, run: Promise<CacheEntry>): Promise<CacheEntry> {
-    this.inFlight.set(key, run);
-    try {
-      return await run;
-    } finally {
-      if (this.inFlight.get(key) === run) this.inFlight.delete(key);
-    }
+  private cacheSettings(): CacheSettings {
+    return { cache: this.cache, ttlMs: this.cacheTtlMs, emitter: this.emitter };
   }
 
   private emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
@@ -325,23 +276,4 @@ function callSignal(input: ChatModelInput, extra?: AbortSignal): AbortSignal {
 function settleError(error: unknown, signal: AbortSignal): Error {
   if (signal.aborted && (isAbortError(error) || !(error instanceof Error))) return abortError(signal);
   return error instanceof Error ? error : new Error(String(error));
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal === neverAborted) return promise;
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortError(signal));
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

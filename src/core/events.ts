@@ -41,7 +41,7 @@ export interface CacheHitEvent extends EventBase {
 }
 
 export interface WarningEvent extends EventBase {
-  code: "learned-tool-choice" | "parameter-dropped" | "listener-error";
+  code: "learned-tool-choice" | "cache-error";
   message: string;
 }
 

@@ -54,6 +54,11 @@ export class MemoryCache implements ChatModelCache {
     this.#entries.delete(key);
   }
 
+  /** The keys held, least recently used first (expired ones included until they are read). */
+  keys(): string[] {
+    return [...this.#entries.keys()];
+  }
+
   clear(): void {
     this.#entries.clear();
   }
