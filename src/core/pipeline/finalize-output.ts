@@ -40,7 +40,9 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules): FinalOu
     if (usable.length > 0) {
       rawCalls = usable;
       repairs.push({ kind: "text-tool-call", detail: `recovered ${usable.length} tool call(s) written as text` });
-      text = text.includes("<tool_call>") ? text.replace(/<tool_call>[\s\S]*?(?:<\/tool_call>|$)/g, "").trim() : "";
+      // Prose before a <tool_call> tag stays as text; a bare JSON call leaves none.
+      const tag = text.indexOf("<tool_call>");
+      text = tag === -1 ? "" : text.slice(0, tag).trim();
     }
   }
 

@@ -1,6 +1,6 @@
 import { isPlainObject } from "../schema/json-schema.js";
 import type { RepairKind } from "../output.js";
-import { parseJSONValue } from "./parse-json-value.js";
+import { maxRepairLength, parseJSONValue } from "./parse-json-value.js";
 import { safeJSONParse } from "../../internal/safe-json.js";
 
 export type ParsedArguments =
@@ -15,18 +15,44 @@ export type ParsedArguments =
 export function parseToolArguments(raw: unknown): ParsedArguments {
   if (raw === undefined || raw === null) return { ok: true, args: {}, repairs: ["empty-args"] };
   if (typeof raw === "string") return parseArgumentString(raw);
-  if (isPlainObject(raw)) return { ok: true, args: withoutPrototypeKeys(raw), repairs: [] };
+  if (isPlainObject(raw)) {
+    if (nestingDepth(raw) > maxNestingDepth) return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
+    return { ok: true, args: withoutPrototypeKeys(raw), repairs: [] };
+  }
   return { ok: false, problem: `the arguments must be a JSON object, got ${describe(raw)}` };
 }
 
 function parseArgumentString(text: string): ParsedArguments {
   if (text.trim() === "") return { ok: true, args: {}, repairs: ["empty-args"] };
   const parsed = parseJSONValue(text);
-  if (!parsed) return { ok: false, problem: `the arguments are not valid JSON: ${preview(text)}` };
+  if (!parsed) {
+    const tooLong = text.length > maxRepairLength ? ` (${text.length} characters, past the ${maxRepairLength} keelson attempts to repair)` : "";
+    return { ok: false, problem: `the arguments are not valid JSON${tooLong}: ${preview(text)}` };
+  }
   if (!isPlainObject(parsed.value)) {
     return { ok: false, problem: `the arguments must be a JSON object, got ${describe(parsed.value)}` };
   }
+  if (nestingDepth(parsed.value) > maxNestingDepth) {
+    return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
+  }
   return { ok: true, args: parsed.value, repairs: parsed.repairs };
+}
+
+/** Deeper arguments are refused: validators and providers recurse, and no real tool needs them. */
+export const maxNestingDepth = 64;
+
+/** How deep a parsed value nests, counted without recursion (so a hostile value cannot overflow the stack). */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    if (depth > deepest) deepest = depth;
+    if (deepest > maxNestingDepth) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 function withoutPrototypeKeys(value: Record<string, unknown>): Record<string, unknown> {

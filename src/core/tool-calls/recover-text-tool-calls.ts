@@ -1,6 +1,10 @@
 import { isPlainObject } from "../schema/json-schema.js";
 import type { ProviderToolCall } from "../output.js";
 import { maxRepairLength, parseJSONValue } from "./parse-json-value.js";
+import { taggedBlocks } from "./tagged-blocks.js";
+
+/** At most this many calls are read from one reply (a reply with more is not a sane tool call). */
+const maxRecoveredCalls = 16;
 
 /**
  * Finds tool calls that a model wrote as text instead of calling the tool, in the forms weak and
@@ -11,27 +15,24 @@ import { maxRepairLength, parseJSONValue } from "./parse-json-value.js";
  */
 export function recoverTextToolCalls(text: string, isKnownTool: (name: string) => boolean): ProviderToolCall[] {
   if (text.length > maxRepairLength) return [];
-  const tagged = [...text.matchAll(/<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g)].map((match) => match[1] ?? "");
+  const tagged = taggedBlocks(text, "<tool_call>", "</tool_call>", maxRecoveredCalls).map((block) => block.body);
   const candidates = tagged.length > 0 ? tagged : [text];
   const calls: ProviderToolCall[] = [];
   for (const candidate of candidates) {
     calls.push(...(candidate.includes("<function=") ? fromFunctionTags(candidate) : fromJSON(candidate)));
   }
-  return calls.filter((call) => isKnownTool(call.name));
+  return calls.filter((call) => isKnownTool(call.name)).slice(0, maxRecoveredCalls);
 }
 
 function fromFunctionTags(text: string): ProviderToolCall[] {
-  const calls: ProviderToolCall[] = [];
-  for (const match of text.matchAll(/<function=([^>\s]+)>([\s\S]*?)(?:<\/function>|$)/g)) {
+  return taggedBlocks(text, "<function=", "</function>", maxRecoveredCalls).map(({ attribute, body }) => {
     const args: Record<string, unknown> = {};
-    for (const parameter of (match[2] ?? "").matchAll(/<parameter=([^>\s]+)>\n?([\s\S]*?)\n?<\/parameter>/g)) {
-      const key = parameter[1]!;
-      if (key === "__proto__") continue;
-      args[key] = parameterValue(parameter[2] ?? "");
+    for (const parameter of taggedBlocks(body, "<parameter=", "</parameter>", 256)) {
+      if (parameter.attribute === "__proto__" || parameter.attribute === "") continue;
+      args[parameter.attribute] = parameterValue(parameter.body.replace(/^\n/, "").replace(/\n$/, ""));
     }
-    calls.push({ name: match[1]!, args });
-  }
-  return calls;
+    return { name: attribute, args };
+  });
 }
 
 /** Parameter values are text; numbers, booleans and JSON objects written inside are read as such. */
@@ -50,7 +51,7 @@ function parameterValue(text: string): unknown {
 function fromJSON(text: string): ProviderToolCall[] {
   const parsed = parseJSONValue(text);
   if (!parsed) return [];
-  const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+  const items = Array.isArray(parsed.value) ? parsed.value.slice(0, maxRecoveredCalls) : [parsed.value];
   return items.flatMap((item) => {
     const call = envelope(item);
     return call ? [call] : [];
