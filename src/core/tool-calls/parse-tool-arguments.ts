@@ -24,6 +24,9 @@ export function parseToolArguments(raw: unknown): ParsedArguments {
 
 function parseArgumentString(text: string): ParsedArguments {
   if (text.trim() === "") return { ok: true, args: {}, repairs: ["empty-args"] };
+  if (textNestingDepth(text) > maxNestingDepth) {
+    return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
+  }
   const parsed = parseJSONValue(text);
   if (!parsed) {
     const tooLong = text.length > maxRepairLength ? ` (${text.length} characters, past the ${maxRepairLength} keelson attempts to repair)` : "";
@@ -40,6 +43,23 @@ function parseArgumentString(text: string): ParsedArguments {
 
 /** Deeper arguments are refused: validators and providers recurse, and no real tool needs them. */
 export const maxNestingDepth = 64;
+
+/** How deep JSON text nests, from its brackets (strings skipped), in one pass before any parsing. */
+function textNestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === "\\") i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === "{" || char === "[") deepest = Math.max(deepest, ++depth);
+    else if (char === "}" || char === "]") depth--;
+  }
+  return deepest;
+}
 
 /** How deep a parsed value nests, counted without recursion (so a hostile value cannot overflow the stack). */
 function nestingDepth(value: unknown): number {
