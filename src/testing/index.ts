@@ -15,3 +15,6 @@ export {
   type StepOptions,
   type ErrorSpec,
 } from "./scripted-steps.js";
+export { RecordingChatModel, type RecordingChatModelOptions } from "./record-replay/recording-chat-model.js";
+export { ReplayChatModel } from "./record-replay/replay-chat-model.js";
+export { readCassette, redactSecrets, type Cassette, type CassetteInteraction } from "./record-replay/cassette.js";

@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
+import type { ProviderOutput } from "../../core/output.js";
+import type { ProviderInput } from "../../core/input.js";
+import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
+
+/** One exchange with the provider: what it was sent, and its answer (whole, as chunks, or an error). */
+export interface CassetteInteraction {
+  input: Omit<ProviderInput, "signal">;
+  output?: ProviderOutput;
+  chunks?: ChatModelChunk[];
+  error?: { message: string; name: string; statusCode?: number; code?: string };
+}
+
+/** A recorded conversation with one model: its profile, so a replay takes the same ladder rungs. */
+export interface Cassette {
+  version: 1;
+  providerId: string;
+  modelId: string;
+  profile: {
+    toolChoiceSupport: ToolChoiceMode[];
+    supportsToolCalling: boolean;
+    supportsStructuredOutput: boolean;
+    supportsTopLevelUnion: boolean;
+    strictResponseFormat: boolean;
+  };
+  interactions: CassetteInteraction[];
+}
+
+export function readCassette(path: string): Cassette {
+  if (!existsSync(path)) {
+    throw new Error(`No cassette at ${path}: record one first with RecordingChatModel (run the test once against a real provider).`);
+  }
+  const cassette = JSON.parse(readFileSync(path, "utf8")) as Cassette;
+  if (cassette.version !== 1 || !Array.isArray(cassette.interactions)) {
+    throw new Error(`${path} is not a keelson cassette (version 1 with interactions).`);
+  }
+  return cassette;
+}
+
+export function writeCassette(path: string, cassette: Cassette, secrets: readonly string[] = []): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(redactSecrets(cassette, secrets), null, 2)}\n`);
+}
+
+/** Shapes of credentials that must never be written to a cassette, whatever field they hide in. */
+const secretPatterns: RegExp[] = [
+  /\bsk-[A-Za-z0-9_-]{8,}/g, // OpenAI keys
+  /\b(?:AKIA|ASIA)[A-Z0-9]{12,}/g, // AWS access key ids
+  /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\b(?:api[-_]?key|authorization|x-amz-security-token|aws_secret_access_key)(["'\s:=]+)[^\s"',}]{6,}/gi,
+];
+
+/** A copy with every string scrubbed of credential-shaped text. */
+export function redactSecrets<T>(value: T, extraSecrets: readonly string[] = []): T {
+  return JSON.parse(JSON.stringify(value), (_key, member: unknown) => {
+    if (typeof member !== "string") return member;
+    let text = member;
+    for (const secret of extraSecrets) if (secret) text = text.split(secret).join("[REDACTED]");
+    for (const pattern of secretPatterns) {
+      text = text.replace(pattern, (match, separator?: string) =>
+        typeof separator === "string" && !match.startsWith("sk-") ? match.slice(0, match.indexOf(separator) + separator.length) + "[REDACTED]" : "[REDACTED]",
+      );
+    }
+    return text;
+  }) as T;
+}

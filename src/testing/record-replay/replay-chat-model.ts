@@ -1,0 +1,94 @@
+import { ChatModel } from "../../core/chat-model.js";
+import type { ChatModelOptions } from "../../core/chat-model-options.js";
+import { ProviderError } from "../../core/errors/provider-error.js";
+import type { ProviderInput, RunContext } from "../../core/input.js";
+import type { ProviderOutput } from "../../core/output.js";
+import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
+import { StreamAssembler } from "../../core/stream/stream-assembler.js";
+import type { Cassette, CassetteInteraction } from "./cassette.js";
+import { readCassette } from "./cassette.js";
+import { canonicalInput, lineDiff, sharedLines } from "./input-diff.js";
+
+/**
+ * Plays a cassette recorded by `RecordingChatModel` back, deterministically and offline. Each
+ * provider input must match a recorded one exactly (recorded exchanges are used in order); an input
+ * the cassette has not seen fails loudly with a diff against the nearest recorded input.
+ */
+export class ReplayChatModel extends ChatModel {
+  readonly providerId: string;
+  readonly #interactions: { canonical: string; interaction: CassetteInteraction; used: boolean }[];
+  readonly #source: string;
+
+  constructor(cassette: string | Cassette, options: ChatModelOptions = {}) {
+    const loaded = typeof cassette === "string" ? readCassette(cassette) : cassette;
+    super(loaded.modelId, { retry: { initialDelayMs: 0, maxDelayMs: 0 }, ...options }, loaded.profile);
+    this.providerId = loaded.providerId;
+    this.#source = typeof cassette === "string" ? cassette : "the cassette";
+    this.#interactions = loaded.interactions.map((interaction) => ({ canonical: canonicalInput(interaction.input), interaction, used: false }));
+  }
+
+  protected override async _create(input: ProviderInput): Promise<ProviderOutput> {
+    const { output, chunks, error } = this.#match(input);
+    if (output) return output;
+    if (chunks) return outputFromChunks(chunks, error);
+    throw replayedError(error, this);
+  }
+
+  protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
+    const { output, chunks, error } = this.#match(input);
+    for (const chunk of chunks ?? (output ? chunksFromOutput(output) : [])) {
+      context.signal.throwIfAborted();
+      yield chunk;
+    }
+    if (error) throw replayedError(error, this);
+  }
+
+  #match(input: ProviderInput): CassetteInteraction {
+    const { signal: _signal, ...rest } = input;
+    const canonical = canonicalInput(rest);
+    const matches = this.#interactions.filter((entry) => entry.canonical === canonical);
+    const entry = matches.find((candidate) => !candidate.used) ?? matches.at(-1);
+    if (entry) {
+      entry.used = true;
+      return entry.interaction;
+    }
+    const nearest = this.#interactions.reduce<{ canonical: string; score: number } | undefined>((best, candidate) => {
+      const score = sharedLines(candidate.canonical, canonical);
+      return !best || score > best.score ? { canonical: candidate.canonical, score } : best;
+    }, undefined);
+    throw new Error(
+      `ReplayChatModel: ${this.#source} has no recording of this provider input (${this.#interactions.length} recorded). ` +
+        (nearest ? `Diff against the nearest recorded input (- recorded, + actual):\n${lineDiff(nearest.canonical, canonical)}` : "The cassette is empty.") +
+        "\nRecord the cassette again with RecordingChatModel if the agent's requests changed on purpose.",
+    );
+  }
+}
+
+function replayedError(error: CassetteInteraction["error"], model: ReplayChatModel): Error {
+  if (!error) return new Error("ReplayChatModel: the recorded exchange has no answer.");
+  return new ProviderError(error.message, {
+    statusCode: error.statusCode,
+    code: error.code,
+    providerId: model.providerId,
+    modelId: model.modelId,
+  });
+}
+
+function chunksFromOutput(output: ProviderOutput): ChatModelChunk[] {
+  const chunks: ChatModelChunk[] = [];
+  if (output.reasoning) chunks.push({ type: "reasoning-delta", text: output.reasoning });
+  if (output.text) chunks.push({ type: "text-delta", text: output.text });
+  (output.toolCalls ?? []).forEach((call, index) => {
+    const argsDelta = typeof call.args === "string" ? call.args : JSON.stringify(call.args);
+    chunks.push({ type: "tool-call-delta", index, name: call.name, argsDelta, ...(call.id ? { id: call.id } : {}) });
+  });
+  chunks.push({ type: "finish", finishReason: output.finishReason ?? "stop", ...(output.usage ? { usage: output.usage } : {}) });
+  return chunks;
+}
+
+function outputFromChunks(chunks: ChatModelChunk[], error: CassetteInteraction["error"]): ProviderOutput {
+  if (error) throw new ProviderError(error.message, { statusCode: error.statusCode, code: error.code });
+  const assembler = new StreamAssembler();
+  for (const chunk of chunks) assembler.add(chunk);
+  return assembler.output();
+}
