@@ -7,6 +7,7 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { lazyRequire } from "../../internal/lazy-require.js";
 import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
+import { splitHostCredentials } from "./ollama-host.js";
 import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
 import { settleOnAbort } from "./settle-on-abort.js";
@@ -43,20 +44,24 @@ export class OllamaChatModel extends ChatModel {
     if (client !== undefined && typeof (client as Partial<Ollama> | null)?.chat !== "function") {
       throw new TypeError("OllamaChatModel: client must be an Ollama instance from the 'ollama' package.");
     }
-    const target = host ?? (client ? clientHost(client) : undefined) ?? (process.env.OLLAMA_HOST || defaultOllamaHost);
-    this.#host = withoutCredentials(target);
+    const target = splitHostCredentials(
+      host ?? (client ? clientHost(client) : undefined) ?? (process.env.OLLAMA_HOST || defaultOllamaHost),
+    );
+    this.#host = target.host;
     this.#keepAlive = keepAlive;
     if (client) {
       this.#clientFor = () => client;
     } else {
       const { Ollama: OllamaClient } = loadOllama();
       const baseFetch = customFetch ?? globalThis.fetch;
+      const hasAuthorization = Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "authorization");
+      const allHeaders = target.authorization && !hasAuthorization ? { ...headers, authorization: target.authorization } : headers;
       // One light client per request, whose fetch also honours that request's signal: the SDK
       // passes no signal for non-streamed calls, and its abort() would end every stream at once.
       this.#clientFor = (signal) =>
         new OllamaClient({
-          host: target,
-          ...(headers ? { headers } : {}),
+          host: target.host,
+          ...(allHeaders ? { headers: allHeaders } : {}),
           fetch: (url, init) => baseFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }),
         });
     }
@@ -111,8 +116,4 @@ export class OllamaChatModel extends ChatModel {
 function clientHost(client: Ollama): string | undefined {
   const host = (client as unknown as { config?: { host?: unknown } }).config?.host;
   return typeof host === "string" && host !== "" ? host : undefined;
-}
-
-function withoutCredentials(host: string): string {
-  return host.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, "$1");
 }
