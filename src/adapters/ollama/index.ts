@@ -1,1 +1,2 @@
-export {};
+export { OllamaChatModel, defaultOllamaHost } from "./ollama-chat-model.js";
+export type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";

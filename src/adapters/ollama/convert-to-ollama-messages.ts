@@ -1,0 +1,67 @@
+import type { Message as OllamaMessage, ToolCall as OllamaToolCall } from "ollama";
+import { UnsupportedFeatureError } from "../../core/errors/unsupported-feature-error.js";
+import type { ImagePart, Message, UserContentPart } from "../../core/messages.js";
+
+/**
+ * keelson messages → Ollama `/api/chat` messages. Assistant turns go back whole (text, `thinking`,
+ * `tool_calls` with arguments as objects); tool results carry `tool_name`, which is how Ollama
+ * pairs a result with its call (it has no call ids). Images go as bytes: the SDK base64-encodes
+ * them, and a string it would first try to read as a local file path.
+ */
+export function convertToOllamaMessages(messages: readonly Message[]): OllamaMessage[] {
+  return messages.map((message): OllamaMessage => {
+    switch (message.role) {
+      case "system":
+        return { role: "system", content: message.content };
+      case "tool":
+        return { role: "tool", content: message.content, tool_name: message.toolName };
+      case "user":
+        return typeof message.content === "string" ? { role: "user", content: message.content } : userMessage(message.content);
+      case "assistant": {
+        if (typeof message.content === "string") return { role: "assistant", content: message.content };
+        let content = "";
+        let thinking = "";
+        const toolCalls: OllamaToolCall[] = [];
+        for (const part of message.content) {
+          if (part.type === "text") content += part.text;
+          else if (part.type === "reasoning") thinking += part.text;
+          else toolCalls.push({ function: { name: part.name, arguments: part.args } });
+        }
+        const converted: OllamaMessage = { role: "assistant", content };
+        if (thinking !== "") converted.thinking = thinking;
+        if (toolCalls.length > 0) converted.tool_calls = toolCalls;
+        return converted;
+      }
+    }
+  });
+}
+
+function userMessage(parts: readonly UserContentPart[]): OllamaMessage {
+  let content = "";
+  const images: Uint8Array[] = [];
+  for (const part of parts) {
+    if (part.type === "text") content += part.text;
+    else if (part.type === "image") images.push(imageBytes(part));
+    else if (part.mediaType.startsWith("image/")) images.push(imageBytes({ type: "image", image: part.data }));
+    else throw unsupported(`a '${part.mediaType}' file part`);
+  }
+  return images.length > 0 ? { role: "user", content, images } : { role: "user", content };
+}
+
+function imageBytes(part: ImagePart): Uint8Array {
+  const { image } = part;
+  if (image.startsWith("data:")) {
+    const comma = image.indexOf(",");
+    if (comma === -1 || !image.slice(0, comma).endsWith(";base64")) throw unsupported("a data: URL that is not base64");
+    return Buffer.from(image.slice(comma + 1), "base64");
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(image)) throw unsupported(`an image URL (${image.split(":")[0]}:)`);
+  return Buffer.from(image, "base64");
+}
+
+function unsupported(what: string): UnsupportedFeatureError {
+  return new UnsupportedFeatureError(
+    `Ollama takes text and inline images only, not ${what}: send images as base64 data or a data: URL.`,
+    { feature: "user-content", providerId: "ollama" },
+  );
+}

@@ -1,0 +1,22 @@
+import type { Ollama } from "ollama";
+import type { ChatModelOptions } from "../../core/chat-model-options.js";
+
+export interface OllamaChatModelOptions extends ChatModelOptions {
+  /**
+   * The Ollama server, in any form the `ollama` SDK takes (`http://gpu-box:11434`, `gpu-box`, `:11434`).
+   * @default process.env.OLLAMA_HOST, else "http://127.0.0.1:11434"
+   */
+  host?: string;
+  /**
+   * A ready `Ollama` client; `host`, `headers` and `fetch` are then not used. With your own client an
+   * aborted non-streamed call still settles at once, but its HTTP request runs on to the end (the SDK
+   * takes no per-request signal): prefer `host`/`headers`/`fetch` so that aborts cancel requests.
+   */
+  client?: Ollama;
+  /** Headers sent with every request (for a proxy or ollama.com: `Authorization`). */
+  headers?: Record<string, string>;
+  /** The fetch every request goes through. @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** How long Ollama keeps the model loaded after a request (`keep_alive`: seconds or "5m"). @default the server's */
+  keepAlive?: string | number;
+}

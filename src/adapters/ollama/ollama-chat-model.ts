@@ -1,0 +1,119 @@
+import type { AbortableAsyncIterator, ChatResponse, Ollama } from "ollama";
+import { ChatModel } from "../../core/chat-model.js";
+import type { ChatModelProfile } from "../../core/chat-model-options.js";
+import type { ProviderInput, RunContext } from "../../core/input.js";
+import type { ProviderOutput } from "../../core/output.js";
+import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
+import { lazyRequire } from "../../internal/lazy-require.js";
+import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
+import { mapOllamaError } from "./map-ollama-error.js";
+import { splitHostCredentials } from "./ollama-host.js";
+import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
+import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
+import { settleOnAbort } from "./settle-on-abort.js";
+
+const loadOllama = lazyRequire<typeof import("ollama")>("ollama", "the Ollama adapter (keelson/ollama)");
+
+export const defaultOllamaHost = "http://127.0.0.1:11434";
+
+/**
+ * Ollama silently ignores `tool_choice`, so nothing is in the support set: `required` and a single
+ * tool go through `format` with the tool-union schema, which the server compiles into a grammar
+ * (a root `anyOf` included), so a forced call is guaranteed by decoding, not hoped for.
+ */
+const ollamaProfile: ChatModelProfile = {
+  toolChoiceSupport: [],
+  supportsStructuredOutput: true,
+  supportsTopLevelUnion: true,
+};
+
+/** A chat model served by Ollama, through the `ollama` SDK's native `/api/chat`. */
+export class OllamaChatModel extends ChatModel {
+  readonly providerId = "ollama";
+  /** The server, as shown in messages and the cache key (credentials removed). */
+  readonly #host: string;
+  readonly #clientFor: (signal: AbortSignal) => Ollama;
+  readonly #keepAlive: string | number | undefined;
+
+  constructor(modelId: string, options: OllamaChatModelOptions = {}) {
+    const { host, client, headers, fetch: customFetch, keepAlive, ...common } = options;
+    super(modelId, common, ollamaProfile);
+    if (host !== undefined && (typeof host !== "string" || host.trim() === "")) {
+      throw new TypeError(`OllamaChatModel: host must be a non-empty string, got ${JSON.stringify(host)}.`);
+    }
+    if (client !== undefined && typeof (client as Partial<Ollama> | null)?.chat !== "function") {
+      throw new TypeError("OllamaChatModel: client must be an Ollama instance from the 'ollama' package.");
+    }
+    const target = splitHostCredentials(
+      host ?? (client ? clientHost(client) : undefined) ?? (process.env.OLLAMA_HOST || defaultOllamaHost),
+    );
+    this.#host = target.host;
+    this.#keepAlive = keepAlive;
+    if (client) {
+      this.#clientFor = () => client;
+    } else {
+      const { Ollama: OllamaClient } = loadOllama();
+      const baseFetch = customFetch ?? globalThis.fetch;
+      const hasAuthorization = Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "authorization");
+      const allHeaders = target.authorization && !hasAuthorization ? { ...headers, authorization: target.authorization } : headers;
+      // One light client per request, whose fetch also honours that request's signal: the SDK
+      // passes no signal for non-streamed calls, and its abort() would end every stream at once.
+      this.#clientFor = (signal) =>
+        new OllamaClient({
+          host: target.host,
+          ...(allHeaders ? { headers: allHeaders } : {}),
+          fetch: (url, init) => baseFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }),
+        });
+    }
+  }
+
+  protected override get endpoint(): string {
+    return this.#host;
+  }
+
+  protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
+    const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.#keepAlive });
+    try {
+      const response = await settleOnAbort(this.#clientFor(context.signal).chat({ ...request, stream: false }), context.signal);
+      return mapOllamaResponse(response);
+    } catch (error) {
+      throw this.#mapError(error);
+    }
+  }
+
+  protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
+    const { signal } = context;
+    const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.#keepAlive });
+    let stream: AbortableAsyncIterator<ChatResponse>;
+    try {
+      stream = await settleOnAbort(this.#clientFor(signal).chat({ ...request, stream: true }), signal);
+    } catch (error) {
+      throw this.#mapError(error);
+    }
+    const stop = () => stream.abort();
+    signal.addEventListener("abort", stop, { once: true });
+    let finished = false;
+    try {
+      for await (const part of stream) {
+        finished = part.done;
+        yield* mapOllamaStreamPart(part);
+      }
+    } catch (error) {
+      throw this.#mapError(error);
+    } finally {
+      signal.removeEventListener("abort", stop);
+      // The consumer stopped early: close the response instead of reading it to the end.
+      if (!finished) stream.abort();
+    }
+  }
+
+  #mapError(error: unknown): unknown {
+    return mapOllamaError(error, { modelId: this.modelId, host: this.#host });
+  }
+}
+
+/** The host a caller's client was built with (a runtime field the SDK's types mark protected). */
+function clientHost(client: Ollama): string | undefined {
+  const host = (client as unknown as { config?: { host?: unknown } }).config?.host;
+  return typeof host === "string" && host !== "" ? host : undefined;
+}

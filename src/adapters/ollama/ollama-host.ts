@@ -1,0 +1,10 @@
+/** `http://user:pass@host:port` → the host without its credentials, and them as a Basic header. */
+export function splitHostCredentials(host: string): { host: string; authorization?: string } {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/@]*)@/i.exec(host);
+  if (!match) return { host };
+  const stripped = match[1]! + host.slice(match[0].length);
+  const [user = "", ...password] = match[2]!.split(":");
+  const credentials = `${decodeURIComponent(user)}:${decodeURIComponent(password.join(":"))}`;
+  // Node's fetch refuses a URL with credentials, so they travel as a header instead.
+  return { host: stripped, authorization: `Basic ${Buffer.from(credentials).toString("base64")}` };
+}
