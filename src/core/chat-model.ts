@@ -203,7 +203,7 @@ export abstract class ChatModel {
     };
   }
 
-  private get host(): CallHost {
+  private get callHost(): CallHost {
     this.hostCache ??= {
       emitter: this.emitter,
       retry: this.retry,
@@ -238,8 +238,8 @@ export abstract class ChatModel {
 
   private async cachedCreate(call: PreparedCall, signal: AbortSignal): Promise<ChatModelOutput> {
     const key = this.cacheKeyFor(call);
-    if (key === undefined) return runCreate(this.host, call, signal);
-    return this.cacheLayer.create(key, call, signal, this.cacheSettings(), () => runCreate(this.host, call, signal));
+    if (key === undefined) return runCreate(this.callHost, call, signal);
+    return this.cacheLayer.create(key, call, signal, this.cacheSettings(), () => runCreate(this.callHost, call, signal));
   }
 
   private cachedStream(
@@ -247,7 +247,7 @@ export abstract class ChatModel {
     signal: AbortSignal,
     stopController: AbortController,
   ): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
-    const run = () => runStream(this.host, call, signal, stopController);
+    const run = () => runStream(this.callHost, call, signal, stopController);
     const key = this.cacheKeyFor(call);
     if (key === undefined) return run();
     const onToken = (chunk: ChatModelChunk) => {

@@ -10,7 +10,7 @@ import { mapOllamaError } from "./map-ollama-error.js";
 import { splitHostCredentials } from "./ollama-host.js";
 import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
-import { settleOnAbort } from "./settle-on-abort.js";
+import { settleOnAbort } from "../../internal/abort.js";
 
 const loadOllama = lazyRequire<typeof import("ollama")>("ollama", "the Ollama adapter (keelson/ollama)");
 

@@ -1,4 +1,4 @@
-import { abortError, isAbortError } from "../../internal/abort.js";
+import { abortError, isAbortError, settleOnAbort } from "../../internal/abort.js";
 import type { CacheEntry } from "../cache/cache-entry.js";
 import { chunksFromCache, isCacheEntry, outputFromCache } from "../cache/cache-entry.js";
 import { entryFitsCall } from "../cache/entry-fits-call.js";
@@ -106,7 +106,7 @@ export class CacheLayer {
   ): Promise<{ joined: CacheEntry; lead?: undefined } | { joined?: undefined; lead: Lead }> {
     for (let pending = this.#inFlight.get(key); pending; pending = this.#inFlight.get(key)) {
       try {
-        const joined = await raceAbort(pending, signal);
+        const joined = await settleOnAbort(pending, signal);
         hit(settings, call, key);
         return { joined };
       } catch (error) {
@@ -174,22 +174,4 @@ function warn(settings: CacheSettings, call: PreparedCall, message: string): voi
   if (settings.emitter.listenerCount("warning") > 0) {
     settings.emitter.emit("warning", { input: call.input, code: "cache-error", message });
   }
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortError(signal));
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

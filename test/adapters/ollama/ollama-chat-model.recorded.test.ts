@@ -3,7 +3,7 @@ import { defineTool, toolUnionSchema } from "../../../src/index.js";
 import type { Message } from "../../../src/index.js";
 import { startLoopbackServer } from "../../support/loopback-server.js";
 import type { LoopbackServer } from "../../support/loopback-server.js";
-import { callModes, runMode } from "../../support/run-mode.js";
+import { callModes, runCall } from "../../support/run-modes.js";
 import { hasSharedFixtures, missingFixturesMessage, readFixture, readJSONFixture } from "../../support/shared-fixtures.js";
 import { createOllamaModel, replyError, replyNDJSON, replyWith } from "./ollama-harness.js";
 
@@ -62,7 +62,7 @@ describe.skipIf(!hasSharedFixtures)(
         const body = fixture("api-chat-nonstream-one-tool-call.docs.json");
         server.handle(replyWith(body));
         const model = createOllamaModel(server.url);
-        const { output, chunks } = await runMode(model, { messages: [user("What is the weather in Tokyo?")], tools: [weatherTool] }, mode);
+        const { output, chunks } = await runCall(model, { messages: [user("What is the weather in Tokyo?")], tools: [weatherTool] }, mode);
 
         const sent = server.requests[0]!;
         expect(sent.method).toBe("POST");
@@ -88,7 +88,7 @@ describe.skipIf(!hasSharedFixtures)(
       it("should read a call with two arguments", async () => {
         server.handle(replyWith(fixture("api-chat-nonstream-one-tool-call-two-args.docs.json")));
         const model = createOllamaModel(server.url);
-        const { output } = await runMode(model, { messages: [user("Weather in Paris?")], tools: [currentWeatherTool] }, mode);
+        const { output } = await runCall(model, { messages: [user("Weather in Paris?")], tools: [currentWeatherTool] }, mode);
         expect(output.toolCalls.map(({ name, args }) => ({ name, args }))).toEqual([
           { name: "get_current_weather", args: { format: "celsius", location: "Paris, FR" } },
         ]);
@@ -100,7 +100,7 @@ describe.skipIf(!hasSharedFixtures)(
         // qwen3 wrote its call as JSON text in `content` (ollama/ollama#11185): on the forced path that is the answer.
         server.handle(replyWith(fixture("api-chat-nonstream-tool-call-as-json-in-content.issue-11185.json")));
         const model = createOllamaModel(server.url, {}, "qwen3:32b");
-        const { output, chunks } = await runMode(
+        const { output, chunks } = await runCall(
           model,
           { messages: [user("Trouve les jugements sur les accidents à Versailles")], tools: [ragTool], toolChoice: "required" },
           mode,
@@ -130,7 +130,7 @@ describe.skipIf(!hasSharedFixtures)(
       it("should force one named tool through format holding only that tool", async () => {
         server.handle(replyWith(fixture("api-chat-nonstream-tool-call-as-json-in-content.issue-11185.json")));
         const model = createOllamaModel(server.url, {}, "qwen3:32b");
-        const { output } = await runMode(
+        const { output } = await runCall(
           model,
           { messages: [user("Cherche")], tools: [weatherTool, ragTool], toolChoice: { type: "tool", name: "LLM_Tool_RAG" } },
           mode,
@@ -144,7 +144,7 @@ describe.skipIf(!hasSharedFixtures)(
       it("should send neither tools nor format when toolChoice is none", async () => {
         server.handle(replyWith(fixture("api-chat-nonstream-text-after-tool-result.docs.json")));
         const model = createOllamaModel(server.url);
-        const { output } = await runMode(model, { messages: [user("Just chat")], tools: [weatherTool], toolChoice: "none" }, mode);
+        const { output } = await runCall(model, { messages: [user("Just chat")], tools: [weatherTool], toolChoice: "none" }, mode);
         const sent = server.requests[0]!.json;
         expect(sent).not.toHaveProperty("tools");
         expect(sent).not.toHaveProperty("format");
@@ -160,7 +160,7 @@ describe.skipIf(!hasSharedFixtures)(
           { role: "assistant", content: [{ type: "tool-call", id: "call_abc12345", name: "get_weather", args: { city: "Toronto" } }] },
           { role: "tool", toolCallId: "call_abc12345", toolName: "get_weather", content: "11 degrees celsius" },
         ];
-        const { output } = await runMode(model, { messages, tools: [weatherTool] }, mode);
+        const { output } = await runCall(model, { messages, tools: [weatherTool] }, mode);
         expect(server.requests[0]!.json.messages).toEqual([
           { role: "user", content: "What is the weather in Toronto?" },
           { role: "assistant", content: "", tool_calls: [{ function: { name: "get_weather", arguments: { city: "Toronto" } } }] },
@@ -179,7 +179,7 @@ describe.skipIf(!hasSharedFixtures)(
           properties: { age: { type: "integer" }, available: { type: "boolean" } },
           required: ["age", "available"],
         };
-        const { output } = await runMode(model, { messages: [user("Ollama is 22 years old and busy.")], responseFormat: schema }, mode);
+        const { output } = await runCall(model, { messages: [user("Ollama is 22 years old and busy.")], responseFormat: schema }, mode);
         expect(server.requests[0]!.json.format).toEqual(schema);
         expect(output.object).toEqual({ age: 22, available: false });
       });
@@ -231,7 +231,7 @@ describe.skipIf(!hasSharedFixtures)(
         const model = createOllamaModel(server.url, { retry: { maxRetries: 1, initialDelayMs: 1 } });
         const retries: unknown[] = [];
         model.emitter.on("retry", ({ error }) => retries.push(error));
-        const { output } = await runMode(model, { messages: [user("Weather?")], tools: [weatherTool] }, mode);
+        const { output } = await runCall(model, { messages: [user("Weather?")], tools: [weatherTool] }, mode);
         expect(server.requests).toHaveLength(2);
         expect(retries).toHaveLength(1);
         expect(retries[0]).toMatchObject({ statusCode: 500, code: "tool_call_parse_error" });

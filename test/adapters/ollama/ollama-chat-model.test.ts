@@ -7,7 +7,7 @@ import type { ChatModelChunk, Message } from "../../../src/index.js";
 import { sendJSON, startLoopbackServer } from "../../support/loopback-server.js";
 import type { LoopbackServer } from "../../support/loopback-server.js";
 import { sendNDJSON } from "../../support/ndjson.js";
-import { callModes, runMode } from "../../support/run-mode.js";
+import { callModes, runCall } from "../../support/run-modes.js";
 import { createOllamaModel, readOwnFixture, readOwnJSON, replyError, replyNDJSON, replyWith, toStreamParts } from "./ollama-harness.js";
 
 const user = (content: string): Message => ({ role: "user", content });
@@ -110,7 +110,7 @@ describe("OllamaChatModel", () => {
     it("should return text with usage and the stop finish reason", async () => {
       const body = readOwnJSON("api-chat-nonstream-text.json");
       server.handle(replyWith(body));
-      const { output, chunks } = await runMode(createOllamaModel(server.url), { messages: [user("hi")] }, mode);
+      const { output, chunks } = await runCall(createOllamaModel(server.url), { messages: [user("hi")] }, mode);
       expect(output.text).toBe("Hello! How can I help?");
       expect(output.message).toEqual({ role: "assistant", content: "Hello! How can I help?" });
       expect(output.finishReason).toBe("stop");
@@ -130,7 +130,7 @@ describe("OllamaChatModel", () => {
 
     it("should map done_reason length to the length finish reason", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-length.json")));
-      const { output } = await runMode(createOllamaModel(server.url), { messages: [user("story")], parameters: { maxTokens: 8 } }, mode);
+      const { output } = await runCall(createOllamaModel(server.url), { messages: [user("story")], parameters: { maxTokens: 8 } }, mode);
       expect(server.requests[0]!.json.options).toEqual({ num_predict: 8 });
       expect(output.finishReason).toBe("length");
       expect(output.text).toBe("Once upon a time, in a land far");
@@ -138,7 +138,7 @@ describe("OllamaChatModel", () => {
 
     it("should return thinking as reasoning and keep it in the message", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-thinking.json")));
-      const { output, chunks } = await runMode(
+      const { output, chunks } = await runCall(
         createOllamaModel(server.url, {}, "qwen3"),
         { messages: [user("17 × 23?")], parameters: { reasoningEffort: "high" } },
         mode,
@@ -155,7 +155,7 @@ describe("OllamaChatModel", () => {
 
     it("should return a native tool call on auto with a generated id", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-tool-call.json")));
-      const { output } = await runMode(createOllamaModel(server.url), { messages: [user("INC-001?")], tools: [lookupIncident] }, mode);
+      const { output } = await runCall(createOllamaModel(server.url), { messages: [user("INC-001?")], tools: [lookupIncident] }, mode);
       expect(server.requests[0]!.json.tools[0].function.name).toBe("lookup_incident");
       expect(output.toolCalls).toEqual([{ type: "tool-call", id: expect.stringMatching(/^call_[a-z0-9]{8}$/), name: "lookup_incident", args: { incident_id: "INC-001" } }]);
       expect(output.meta.repairs.map((repair) => repair.kind)).toEqual(["missing-id"]);
@@ -163,7 +163,7 @@ describe("OllamaChatModel", () => {
 
     it("should force a required call through format without tools", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-tool-union.json")));
-      const { output } = await runMode(
+      const { output } = await runCall(
         createOllamaModel(server.url),
         { messages: [user("INC-001?")], tools: [lookupIncident], toolChoice: "required" },
         mode,
@@ -179,7 +179,7 @@ describe("OllamaChatModel", () => {
     it("should fail on a missing model with a 404 that says to ollama pull it, without retrying", async () => {
       server.handle(replyError(404, JSON.parse(readOwnFixture("api-chat-error-404-model-not-found.json"))));
       const model = createOllamaModel(server.url, { retry: { maxRetries: 2, initialDelayMs: 1 } });
-      const error = await runMode(model, { messages: [user("hi")] }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(model, { messages: [user("hi")] }, mode).catch((caught: unknown) => caught);
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ statusCode: 404, reason: "not-found", isRetryable: false, code: "model_not_found" });
       expect((error as Error).message).toContain("Run `ollama pull llama3.2`");
@@ -193,7 +193,7 @@ describe("OllamaChatModel", () => {
       const model = createOllamaModel(url, { retry: { maxRetries: 1, initialDelayMs: 1 } });
       const retries: unknown[] = [];
       model.emitter.on("retry", ({ error }) => retries.push(error));
-      const error = await runMode(model, { messages: [user("hi")] }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(model, { messages: [user("hi")] }, mode).catch((caught: unknown) => caught);
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ reason: "network", isRetryable: true, code: "ECONNREFUSED", statusCode: undefined });
       expect((error as Error).message).toContain(`Ollama is not running at ${url}`);
@@ -206,14 +206,14 @@ describe("OllamaChatModel", () => {
       const ok = replyWith(readOwnJSON("api-chat-nonstream-text.json"));
       const fail = replyError(500, JSON.parse(readOwnFixture("api-chat-error-500.json")));
       server.handle((request, reply) => (served++ === 0 ? fail(request, reply) : ok(request, reply)));
-      const { output } = await runMode(createOllamaModel(server.url, { retry: { maxRetries: 1, initialDelayMs: 1 } }), { messages: [user("hi")] }, mode);
+      const { output } = await runCall(createOllamaModel(server.url, { retry: { maxRetries: 1, initialDelayMs: 1 } }), { messages: [user("hi")] }, mode);
       expect(server.requests).toHaveLength(2);
       expect(output.text).toBe("Hello! How can I help?");
     });
 
     it("should raise a 500 as a retryable server error once retries are spent", async () => {
       server.handle(replyError(500, JSON.parse(readOwnFixture("api-chat-error-500.json"))));
-      const error = await runMode(createOllamaModel(server.url), { messages: [user("hi")] }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(createOllamaModel(server.url), { messages: [user("hi")] }, mode).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ name: "ProviderError", statusCode: 500, reason: "server", isRetryable: true });
       expect((error as Error).message).toContain("llama runner process has terminated");
     });
@@ -231,8 +231,8 @@ describe("OllamaChatModel", () => {
       });
       const model = createOllamaModel(server.url);
       const controller = new AbortController();
-      const first = runMode(model, { messages: [user("A")], signal: controller.signal }, mode);
-      const second = runMode(model, { messages: [user("B")] }, mode);
+      const first = runCall(model, { messages: [user("A")], signal: controller.signal }, mode);
+      const second = runCall(model, { messages: [user("B")] }, mode);
       await until(() => server.requests.length === 2);
       const abortedAt = Date.now();
       controller.abort();
