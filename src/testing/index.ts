@@ -18,3 +18,4 @@ export {
 export { RecordingChatModel, type RecordingChatModelOptions } from "./record-replay/recording-chat-model.js";
 export { ReplayChatModel } from "./record-replay/replay-chat-model.js";
 export { readCassette, redactSecrets, type Cassette, type CassetteInteraction } from "./record-replay/cassette.js";
+export { keelsonMatchers, type KeelsonMatchers } from "./matchers.js";

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "../../src/index.js";
+import { ScriptedChatModel, keelsonMatchers, textStep, toolCallStep } from "../../src/testing/index.js";
+
+expect.extend(keelsonMatchers);
+const lookup = defineTool({ name: "lookup_incident", inputSchema: z.object({ incident_id: z.string(), verbose: z.boolean().optional() }) });
+
+describe("keelsonMatchers", () => {
+  it("should match a tool call by name and by arguments, asymmetric matchers included", async () => {
+    const model = new ScriptedChatModel([toolCallStep("lookup_incident", { incident_id: "INC-001", verbose: true })]);
+    const output = await model.create({ messages: [{ role: "user", content: "INC-001?" }], tools: [lookup] });
+    expect(output).toHaveToolCall("lookup_incident");
+    expect(output).toHaveToolCall("lookup_incident", { incident_id: "INC-001", verbose: true });
+    expect(output).toHaveToolCall("lookup_incident", expect.objectContaining({ incident_id: "INC-001" }));
+    expect(output.message).toHaveToolCall("lookup_incident");
+    expect(output).not.toHaveToolCall("lookup_incident", { incident_id: "INC-002" });
+    expect(output).not.toHaveToolCall("page_oncall");
+    expect(() => expect(output).toHaveToolCall("page_oncall")).toThrow(/expected a call to 'page_oncall'; the output has lookup_incident\(/);
+  });
+
+  it("should match text exactly or by pattern", async () => {
+    const model = new ScriptedChatModel([textStep("INC-001 is an auth-api outage.")]);
+    const output = await model.create({ messages: [{ role: "user", content: "x" }] });
+    expect(output).toHaveText("INC-001 is an auth-api outage.");
+    expect(output).toHaveText(/auth-api/);
+    expect(output).not.toHaveText("something else");
+    expect(() => expect(output).toHaveText("nope")).toThrow(/it is "INC-001 is an auth-api outage."/);
+  });
+});
