@@ -8,6 +8,7 @@ export default defineConfig({
     "adapters/azure-openai/index": "src/adapters/azure-openai/index.ts",
     "adapters/ollama/index": "src/adapters/ollama/index.ts",
     "adapters/bedrock/index": "src/adapters/bedrock/index.ts",
+    "otel/index": "src/otel/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
@@ -16,5 +17,5 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   target: "node20",
-  external: ["openai", "ollama", "@aws-sdk/client-bedrock-runtime", "zod", "vitest"],
+  external: ["openai", "ollama", "@aws-sdk/client-bedrock-runtime", "zod", "vitest", "@opentelemetry/api"],
 });

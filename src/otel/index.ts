@@ -1,0 +1,1 @@
+export { instrumentChatModel, type InstrumentOptions } from "./instrument-chat-model.js";
