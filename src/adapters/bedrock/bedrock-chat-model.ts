@@ -1,6 +1,7 @@
 import type {
   BedrockRuntimeClient,
   BedrockRuntimeClientConfig,
+  ConverseCommandInput,
   ConverseCommandOutput,
   ConverseStreamCommandOutput,
 } from "@aws-sdk/client-bedrock-runtime";
@@ -77,7 +78,7 @@ export class BedrockChatModel extends ChatModel {
     try {
       response = await this.client.send(new ConverseCommand(request), { abortSignal: context.signal });
     } catch (error) {
-      throw mapBedrockError(error, this.modelId, this.#secrets);
+      throw this.#error(error, request);
     }
     return readConverseResponse(response);
   }
@@ -89,14 +90,19 @@ export class BedrockChatModel extends ChatModel {
     try {
       response = await this.client.send(new ConverseStreamCommand(request), { abortSignal: context.signal });
     } catch (error) {
-      throw mapBedrockError(error, this.modelId, this.#secrets);
+      throw this.#error(error, request);
     }
     if (!response.stream) return;
     try {
       yield* converseStreamChunks(response.stream);
     } catch (error) {
-      throw mapBedrockError(error, this.modelId, this.#secrets);
+      throw this.#error(error, request);
     }
+  }
+
+  #error(error: unknown, request: ConverseCommandInput): unknown {
+    const sentToolChoice = Object.keys(request.toolConfig?.toolChoice ?? {})[0];
+    return mapBedrockError(error, { modelId: this.modelId, sentToolChoice, secrets: this.#secrets });
   }
 }
 

@@ -40,12 +40,21 @@ const hints: Partial<Record<ProviderErrorReason, string>> = {
 
 const networkCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "ECONNABORTED"]);
 
+export interface BedrockErrorContext {
+  modelId: string;
+  /** The `toolConfig.toolChoice` member the request carried (`any`, `tool`, `auto`), if any. */
+  sentToolChoice?: string | undefined;
+  /** Cut out of the message in case the service ever echoes one. */
+  secrets?: readonly string[];
+}
+
 /**
  * An AWS SDK error → ProviderError (the SDK error as `cause`), read by its AWS name. Aborts and
- * errors that are not the provider's (a bad argument) pass through unchanged. `secrets` are cut
- * out of the message in case the service ever echoes one.
+ * errors that are not the provider's (a bad argument) pass through unchanged. A ValidationException
+ * that refuses the toolChoice the request carried names it as `rejectedParameter`, for the ladder.
  */
-export function mapBedrockError(error: unknown, modelId: string, secrets: readonly string[] = []): unknown {
+export function mapBedrockError(error: unknown, context: BedrockErrorContext): unknown {
+  const { modelId, secrets = [] } = context;
   if (!(error instanceof Error) || isAbortError(error)) return error;
   const aws = error as Error & AWSErrorShape;
   const name = aws.name;
@@ -54,7 +63,7 @@ export function mapBedrockError(error: unknown, modelId: string, secrets: readon
   const network = aws.code !== undefined && (networkCodes.has(aws.code) || aws.code.startsWith("ERR_HTTP2"));
   if (!known && statusCode === undefined && !network) return error;
   const reason: ProviderErrorReason | undefined = network ? "network" : known?.reason;
-  const rejectedParameter = name === "ValidationException" ? rejectedToolChoice(aws.message) : undefined;
+  const rejectedParameter = name === "ValidationException" ? rejectedToolChoice(aws.message, context.sentToolChoice) : undefined;
   const summary = [name, statusCode === undefined ? undefined : `HTTP ${statusCode}`].filter(Boolean).join(", ");
   let message = `bedrock ${modelId}: ${aws.message || "request failed"} (${summary}).`;
   const hint = reason === undefined ? undefined : hints[reason];
@@ -74,8 +83,8 @@ export function mapBedrockError(error: unknown, modelId: string, secrets: readon
 }
 
 /** "This model doesn't support the toolConfig.toolChoice.any field. Remove … and try again." */
-function rejectedToolChoice(message: string | undefined): RejectedParameter | undefined {
+function rejectedToolChoice(message: string | undefined, sent: string | undefined): RejectedParameter | undefined {
   const field = /toolChoice\.(any|tool|auto)\b/.exec(message ?? "")?.[1];
-  if (!field || !/support/i.test(message ?? "")) return undefined;
+  if (!field || field !== sent || !/support/i.test(message ?? "")) return undefined;
   return { name: "tool_choice", value: field === "any" ? "required" : field === "tool" ? "single" : "auto" };
 }
