@@ -4,6 +4,7 @@ import { BedrockChatModel } from "../../src/adapters/bedrock/index.js";
 import type { BedrockChatModelOptions } from "../../src/adapters/bedrock/index.js";
 import { encodeEvents } from "./aws-event-stream.js";
 import type { Http2Handler, LoopbackHttp2Server } from "./loopback-http2-server.js";
+import type { CassetteInteraction } from "./shared-fixtures.js";
 import { sendEventStream, sendJSON, startLoopbackHttp2Server } from "./loopback-http2-server.js";
 import type { Mode } from "./run-mode.js";
 
@@ -96,4 +97,25 @@ function split(text: string, parts: number): string[] {
   const pieces: string[] = [];
   for (let index = 0; index < text.length; index += size) pieces.push(text.slice(index, index + size));
   return pieces;
+}
+
+/**
+ * Replays a recorded interaction of ../shared/fixtures as it was sent: its status, its
+ * content-type and its body (the event-stream bytes of a `!!binary` body, else `parsed_body` as
+ * JSON). `extraHeaders` adds what the recorder dropped (x-amzn-ErrorType).
+ */
+export function replayInteraction(interaction: CassetteInteraction, extraHeaders: Record<string, string> = {}): Http2Handler {
+  const { status, headers, parsed_body: parsed, body } = interaction.response;
+  const contentType = headers["content-type"]?.[0] ?? "application/json";
+  const raw = typeof body === "object" && body !== null ? body.string : undefined;
+  return (_request, response) => {
+    response.writeHead(status.code, { "content-type": contentType, ...extraHeaders });
+    if (raw !== undefined) response.end(typeof raw === "string" ? raw : Buffer.from(raw as Uint8Array));
+    else response.end(JSON.stringify(parsed));
+  };
+}
+
+/** The JSON body a recorded request carried. */
+export function recordedRequestBody(interaction: CassetteInteraction): any {
+  return JSON.parse(interaction.request.body as string);
 }

@@ -38,7 +38,6 @@ export async function* converseStreamChunks(events: AsyncIterable<ConverseStream
       finishReason = mapBedrockStopReason(stopReason);
     } else if (event.metadata) {
       metadata = event.metadata;
-      yield { type: "usage", usage: readBedrockUsage(metadata.usage) };
     }
   }
   yield {

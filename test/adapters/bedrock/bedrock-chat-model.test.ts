@@ -172,6 +172,15 @@ describe("BedrockChatModel", () => {
       expect(output.toolCalls).toEqual([]);
     });
 
+    it("should send no toolConfig for toolChoice none even when the support set claims none", async () => {
+      bedrock.server.handle(replyFor(textReply(), mode));
+      const model = bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0", { toolChoiceSupport: ["auto", "none", "required", "single"] });
+      const { output } = await runMode(model, { messages: ask, tools: [lookupIncident], toolChoice: "none" }, mode);
+
+      expect(output.meta.toolChoice).toBe("native"); // the base class sent "none" with the tools
+      expect(body()).not.toHaveProperty("toolConfig");
+    });
+
     it("should force a call on a Llama model (auto only, no structured output) through the prompt, without toolConfig", async () => {
       bedrock.server.handle(replyFor(textReplyOf('{"name":"lookup_incident","parameters":{"incident_id":"INC-001"}}'), mode));
       const { output } = await runMode(bedrock.model("us.meta.llama3-3-70b-instruct-v1:0"), { messages: ask, tools: [lookupIncident], toolChoice: "required" }, mode);
