@@ -44,15 +44,16 @@ export interface BedrockChatModelOptions extends ChatModelOptions {
 export class BedrockChatModel extends ChatModel {
   readonly providerId = "bedrock";
   readonly client: BedrockRuntimeClient;
-  readonly #profile: BedrockModelProfile;
-  readonly #endpoint: string;
-  readonly #secrets: string[];
+  // Plain private fields (not #private): ChatModel.clone() copies own properties.
+  private readonly profile: BedrockModelProfile;
+  private readonly endpointKey: string;
+  declare private readonly secrets: readonly string[] | undefined;
 
   constructor(modelId: string, options: BedrockChatModelOptions = {}) {
     const { region, endpoint, credentials, client, ...common } = options;
     const profile = bedrockModelProfile(modelId);
     super(modelId, common, profile);
-    this.#profile = profile;
+    this.profile = profile;
     const sdk = loadSDK();
     this.client =
       client ??
@@ -63,46 +64,47 @@ export class BedrockChatModel extends ChatModel {
         ...(endpoint === undefined ? {} : { endpoint }),
         ...(credentials === undefined ? {} : { credentials }),
       });
-    this.#endpoint = endpoint ?? region ?? (client ? "client" : (process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? ""));
-    this.#secrets = staticSecrets(credentials);
+    this.endpointKey = endpoint ?? region ?? (client ? "client" : (process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? ""));
+    // Kept out of enumeration, so that no log or serialisation of the model shows them.
+    Object.defineProperty(this, "secrets", { value: staticSecrets(credentials), enumerable: false });
   }
 
   protected override get endpoint(): string {
-    return this.#endpoint;
+    return this.endpointKey;
   }
 
   protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
     const { ConverseCommand } = loadSDK();
-    const request = buildConverseRequest(this.modelId, input, this.#profile);
+    const request = buildConverseRequest(this.modelId, input, this.profile);
     let response: ConverseCommandOutput;
     try {
       response = await this.client.send(new ConverseCommand(request), { abortSignal: context.signal });
     } catch (error) {
-      throw this.#error(error, request);
+      throw this.mapError(error, request);
     }
     return readConverseResponse(response);
   }
 
   protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
     const { ConverseStreamCommand } = loadSDK();
-    const request = buildConverseRequest(this.modelId, input, this.#profile);
+    const request = buildConverseRequest(this.modelId, input, this.profile);
     let response: ConverseStreamCommandOutput;
     try {
       response = await this.client.send(new ConverseStreamCommand(request), { abortSignal: context.signal });
     } catch (error) {
-      throw this.#error(error, request);
+      throw this.mapError(error, request);
     }
     if (!response.stream) return;
     try {
       yield* converseStreamChunks(response.stream);
     } catch (error) {
-      throw this.#error(error, request);
+      throw this.mapError(error, request);
     }
   }
 
-  #error(error: unknown, request: ConverseCommandInput): unknown {
+  private mapError(error: unknown, request: ConverseCommandInput): unknown {
     const sentToolChoice = Object.keys(request.toolConfig?.toolChoice ?? {})[0];
-    return mapBedrockError(error, { modelId: this.modelId, sentToolChoice, secrets: this.#secrets });
+    return mapBedrockError(error, { modelId: this.modelId, sentToolChoice, secrets: this.secrets ?? [] });
   }
 }
 

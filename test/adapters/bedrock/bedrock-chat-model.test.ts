@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Message, ToolDefinition } from "../../../src/index.js";
+import { MemoryCache } from "../../../src/index.js";
 import type { BedrockLoopback, Reply } from "../../support/bedrock-loopback.js";
-import { readLocalFixture, replyFor, replyOf, startBedrockLoopback } from "../../support/bedrock-loopback.js";
+import { fakeCredentials, readLocalFixture, replyFor, replyOf, startBedrockLoopback } from "../../support/bedrock-loopback.js";
 import { modes, runMode } from "../../support/run-mode.js";
 
 const lookupIncident: ToolDefinition = {
@@ -280,5 +281,29 @@ describe("BedrockChatModel", () => {
       expect(body().additionalModelRequestFields).toEqual({ top_k: 40, anthropic_beta: ["x"] });
       expect(body().requestMetadata).toEqual({ team: "sre" });
     });
+  });
+
+  it("should keep working after clone()", async () => {
+    bedrock.server.handle(replyFor(textReply(), "create"));
+    const copy = bedrock.model("us.amazon.nova-micro-v1:0").clone();
+    const output = await copy.create({ messages: ask });
+    expect(output.text).toBe("INC-001 is an outage of auth-api.");
+    expect(bedrock.server.requests[0]!.url).toBe("/model/us.amazon.nova-micro-v1%3A0/converse");
+  });
+
+  it("should answer a repeated call from the cache, with a key that holds no credential", async () => {
+    bedrock.server.handle(replyFor(textReply(), "create"));
+    const keys: string[] = [];
+    const model = bedrock.model("us.amazon.nova-micro-v1:0", { cache: new MemoryCache() });
+    model.emitter.on("cacheHit", ({ key }) => keys.push(key));
+    await model.create({ messages: ask });
+    const second = await model.create({ messages: ask });
+
+    expect(second.meta.cacheHit).toBe(true);
+    expect(bedrock.server.requests).toHaveLength(1);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).not.toContain(fakeCredentials.secretAccessKey);
+    expect(keys[0]).not.toContain(fakeCredentials.accessKeyId);
+    expect(Object.keys(model)).not.toContain("secrets");
   });
 });
