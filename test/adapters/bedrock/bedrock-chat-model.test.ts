@@ -232,6 +232,15 @@ describe("BedrockChatModel", () => {
       expect(output.object).toEqual({ summary: "auth-api outage", severity: 2 });
     });
 
+    it("should ask for plain JSON with a system instruction (Converse has no JSON mode)", async () => {
+      bedrock.server.handle(replyFor(textReplyOf('{"status":"resolved"}'), mode));
+      const { output } = await runMode(bedrock.model("us.anthropic.claude-haiku-4-5-20251001-v1:0"), { messages: ask, responseFormat: { type: "json" } }, mode);
+
+      expect(body()).not.toHaveProperty("outputConfig");
+      expect(body().system).toEqual([{ text: "Answer with only a JSON value, and nothing else." }]);
+      expect(output.object).toEqual({ status: "resolved" });
+    });
+
     it("should carry a structured output as a forced tool on Nova, which has no textFormat", async () => {
       bedrock.server.handle(replyFor(toolUseReplyOf("incident", { summary: "auth-api outage" }), mode));
       const schema = { type: "object", properties: { summary: { type: "string" } }, required: ["summary"] };
