@@ -123,6 +123,17 @@ describe("BedrockChatModel", () => {
     });
   });
 
+  it("should report a refused connection as a retryable network error", async () => {
+    const address = bedrock.server.url;
+    await bedrock.close();
+    const model = bedrock.model(undefined, { endpoint: address });
+    const error = await model.create({ messages: ask, maxRetries: 0 }).catch((caught: unknown) => caught);
+
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ reason: "network", isRetryable: true, statusCode: undefined });
+    expectNoSecret(error);
+  });
+
   it("should raise a mid-stream exception event as a ProviderError after the chunks that came first", async () => {
     const events = encodeEvents([
       { messageStart: { role: "assistant" } },
