@@ -1,1 +1,2 @@
-export {};
+export { BedrockChatModel, type BedrockChatModelOptions } from "./bedrock-chat-model.js";
+export { bedrockModelProfile, baseModelId, type BedrockModelProfile } from "./bedrock-model-profiles.js";

@@ -1,0 +1,158 @@
+import type {
+  ContentBlock,
+  DocumentFormat,
+  ImageFormat,
+  Message as BedrockMessage,
+  SystemContentBlock,
+} from "@aws-sdk/client-bedrock-runtime";
+import type { AssistantMessage, FilePart, ImagePart, Message, ToolMessage, UserMessage } from "../../core/messages.js";
+
+export interface BedrockPrompt {
+  system: SystemContentBlock[];
+  messages: BedrockMessage[];
+}
+
+export interface ConvertOptions {
+  /**
+   * Whether the request carries `toolConfig`. Converse refuses `toolUse`/`toolResult` blocks without
+   * it, so when no tools are sent (tool_choice "none", the response-format rung) past calls and
+   * results travel as text.
+   */
+  toolBlocks: boolean;
+}
+
+/**
+ * keelson messages → Converse `system` and `messages`: system prompts lifted out, consecutive
+ * turns of one role merged (tool results become `toolResult` blocks in one user turn), assistant
+ * turns kept whole (reasoning with its signature, text, `toolUse` with its id).
+ */
+export function convertToBedrockMessages(messages: readonly Message[], options: ConvertOptions): BedrockPrompt {
+  const system: SystemContentBlock[] = [];
+  const turns: BedrockMessage[] = [];
+  const push = (role: "user" | "assistant", content: ContentBlock[]) => {
+    if (content.length === 0) return;
+    const last = turns[turns.length - 1];
+    if (last?.role === role) last.content = [...(last.content ?? []), ...content];
+    else turns.push({ role, content });
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case "system":
+        if (message.content.trim() !== "") system.push({ text: message.content });
+        break;
+      case "user":
+        push("user", userContent(message));
+        break;
+      case "assistant":
+        push("assistant", assistantContent(message, options));
+        break;
+      case "tool":
+        push("user", [toolResult(message, options)]);
+        break;
+    }
+  }
+  return { system, messages: turns };
+}
+
+function userContent(message: UserMessage): ContentBlock[] {
+  if (typeof message.content === "string") return textBlock(message.content);
+  return message.content.flatMap((part, index): ContentBlock[] => {
+    switch (part.type) {
+      case "text":
+        return textBlock(part.text);
+      case "image":
+        return [imageBlock(part)];
+      case "file":
+        return [documentBlock(part, index)];
+    }
+  });
+}
+
+function assistantContent(message: AssistantMessage, options: ConvertOptions): ContentBlock[] {
+  if (typeof message.content === "string") return textBlock(message.content);
+  return message.content.flatMap((part): ContentBlock[] => {
+    switch (part.type) {
+      case "text":
+        return textBlock(part.text);
+      case "reasoning":
+        // Bedrock verifies reasoning it is sent back; unsigned reasoning (another provider's) cannot pass.
+        if (!part.signature) return [];
+        return [{ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } }];
+      case "tool-call":
+        if (!options.toolBlocks) return textBlock(`[called tool ${part.name} (${part.id}) with ${JSON.stringify(part.args)}]`);
+        return [{ toolUse: { toolUseId: part.id, name: part.name, input: part.args as never } }];
+    }
+  });
+}
+
+function toolResult(message: ToolMessage, options: ConvertOptions): ContentBlock {
+  if (!options.toolBlocks) return { text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${message.content}` };
+  return { toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content || " " }] } };
+}
+
+/** Converse refuses blank text blocks. */
+function textBlock(text: string): ContentBlock[] {
+  return text.trim() === "" ? [] : [{ text }];
+}
+
+const imageFormats: Record<string, ImageFormat> = {
+  "image/png": "png",
+  "image/jpeg": "jpeg",
+  "image/jpg": "jpeg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+};
+
+function imageBlock(part: ImagePart): ContentBlock {
+  if (part.image.startsWith("s3://")) {
+    return { image: { format: imageFormat(part.mediaType ?? mediaTypeFromPath(part.image)), source: { s3Location: { uri: part.image } } } };
+  }
+  const { data, mediaType } = splitData(part.image, part.mediaType);
+  return { image: { format: imageFormat(mediaType), source: { bytes: data } } };
+}
+
+function imageFormat(mediaType: string | undefined): ImageFormat {
+  const format = mediaType === undefined ? undefined : imageFormats[mediaType.toLowerCase()];
+  if (!format) {
+    throw new TypeError(`Bedrock takes png, jpeg, gif or webp images; got media type ${JSON.stringify(mediaType)}. Set ImagePart.mediaType.`);
+  }
+  return format;
+}
+
+const documentFormats: Record<string, DocumentFormat> = {
+  "application/pdf": "pdf",
+  "text/csv": "csv",
+  "application/msword": "doc",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+  "application/vnd.ms-excel": "xls",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+  "text/html": "html",
+  "text/plain": "txt",
+  "text/markdown": "md",
+};
+
+function documentBlock(part: FilePart, index: number): ContentBlock {
+  const format = documentFormats[part.mediaType.toLowerCase()];
+  if (!format) {
+    throw new TypeError(`Bedrock takes pdf, csv, doc, docx, xls, xlsx, html, txt or md documents; got media type ${JSON.stringify(part.mediaType)}.`);
+  }
+  // Document names allow letters, digits, single spaces, hyphens, parentheses and square brackets.
+  const name = (part.filename ?? "").replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9\-()[\] ]/g, " ").replace(/\s+/g, " ").trim();
+  const { data } = splitData(part.data, part.mediaType);
+  return { document: { format, name: name || `document-${index + 1}`, source: { bytes: data } } };
+}
+
+/** Bytes of a `data:` URL or bare base64; Bedrock cannot fetch http(s) URLs. */
+function splitData(value: string, mediaType: string | undefined): { data: Uint8Array; mediaType: string | undefined } {
+  const match = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s.exec(value);
+  if (match) return { data: Buffer.from(match[2] ?? "", "base64"), mediaType: mediaType ?? match[1] };
+  if (/^https?:\/\//i.test(value)) {
+    throw new TypeError("Bedrock cannot fetch images or files by http(s) URL: pass base64 data, a data: URL or an s3:// URI.");
+  }
+  return { data: Buffer.from(value, "base64"), mediaType };
+}
+
+function mediaTypeFromPath(path: string): string | undefined {
+  const extension = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();
+  return extension === undefined ? undefined : `image/${extension === "jpg" ? "jpeg" : extension}`;
+}

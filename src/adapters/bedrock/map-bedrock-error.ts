@@ -1,0 +1,90 @@
+import { isAbortError } from "../../internal/abort.js";
+import { ProviderError } from "../../core/errors/provider-error.js";
+import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
+import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
+
+interface AWSErrorShape {
+  name?: string;
+  message?: string;
+  code?: string;
+  $fault?: "client" | "server";
+  $metadata?: { httpStatusCode?: number; requestId?: string };
+  $response?: { statusCode?: number; headers?: Record<string, string | undefined> };
+}
+
+/** How each AWS error name reads in keelson; the status code decides for the rest. */
+const byName: Record<string, { reason: ProviderErrorReason; isRetryable: boolean; statusCode?: number }> = {
+  ThrottlingException: { reason: "rate-limit", isRetryable: true, statusCode: 429 },
+  ServiceQuotaExceededException: { reason: "rate-limit", isRetryable: false },
+  ValidationException: { reason: "invalid-request", isRetryable: false, statusCode: 400 },
+  AccessDeniedException: { reason: "authentication", isRetryable: false, statusCode: 403 },
+  UnrecognizedClientException: { reason: "authentication", isRetryable: false },
+  InvalidSignatureException: { reason: "authentication", isRetryable: false },
+  ExpiredTokenException: { reason: "authentication", isRetryable: false },
+  CredentialsProviderError: { reason: "authentication", isRetryable: false },
+  ResourceNotFoundException: { reason: "not-found", isRetryable: false, statusCode: 404 },
+  ModelNotReadyException: { reason: "server", isRetryable: true },
+  ServiceUnavailableException: { reason: "server", isRetryable: true, statusCode: 503 },
+  InternalServerException: { reason: "server", isRetryable: true, statusCode: 500 },
+  ModelStreamErrorException: { reason: "server", isRetryable: true },
+  ModelTimeoutException: { reason: "timeout", isRetryable: true, statusCode: 408 },
+  ModelErrorException: { reason: "server", isRetryable: false },
+};
+
+const hints: Partial<Record<ProviderErrorReason, string>> = {
+  "rate-limit": "Slow down, or ask AWS for a higher quota.",
+  authentication: "Check the AWS credentials and that the IAM identity may call bedrock:InvokeModel on this model.",
+  "not-found": "Check the model id and the region, and that model access is granted in the Bedrock console.",
+  "invalid-request": "The request was refused as sent; see the message.",
+};
+
+const networkCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "ECONNABORTED"]);
+
+export interface BedrockErrorContext {
+  modelId: string;
+  /** The `toolConfig.toolChoice` member the request carried (`any`, `tool`, `auto`), if any. */
+  sentToolChoice?: string | undefined;
+  /** Cut out of the message in case the service ever echoes one. */
+  secrets?: readonly string[];
+}
+
+/**
+ * An AWS SDK error → ProviderError (the SDK error as `cause`), read by its AWS name. Aborts and
+ * errors that are not the provider's (a bad argument) pass through unchanged. A ValidationException
+ * that refuses the toolChoice the request carried names it as `rejectedParameter`, for the ladder.
+ */
+export function mapBedrockError(error: unknown, context: BedrockErrorContext): unknown {
+  const { modelId, secrets = [] } = context;
+  if (!(error instanceof Error) || isAbortError(error)) return error;
+  const aws = error as Error & AWSErrorShape;
+  const name = aws.name;
+  const known = byName[name];
+  const statusCode = aws.$metadata?.httpStatusCode ?? aws.$response?.statusCode ?? known?.statusCode;
+  const network = aws.code !== undefined && (networkCodes.has(aws.code) || aws.code.startsWith("ERR_HTTP2"));
+  if (!known && statusCode === undefined && !network) return error;
+  const reason: ProviderErrorReason | undefined = network ? "network" : known?.reason;
+  const rejectedParameter = name === "ValidationException" ? rejectedToolChoice(aws.message, context.sentToolChoice) : undefined;
+  const summary = [name, statusCode === undefined ? undefined : `HTTP ${statusCode}`].filter(Boolean).join(", ");
+  let message = `bedrock ${modelId}: ${aws.message || "request failed"} (${summary}).`;
+  const hint = reason === undefined ? undefined : hints[reason];
+  if (hint) message += ` ${hint}`;
+  for (const secret of secrets) if (secret.length >= 4) message = message.split(secret).join("[redacted]");
+  return new ProviderError(message, {
+    statusCode,
+    reason,
+    isRetryable: network ? true : known?.isRetryable,
+    retryAfterMs: parseRetryAfter(aws.$response?.headers),
+    code: name === "Error" ? aws.code : name,
+    rejectedParameter,
+    providerId: "bedrock",
+    modelId,
+    cause: error,
+  });
+}
+
+/** "This model doesn't support the toolConfig.toolChoice.any field. Remove … and try again." */
+function rejectedToolChoice(message: string | undefined, sent: string | undefined): RejectedParameter | undefined {
+  const field = /toolChoice\.(any|tool|auto)\b/.exec(message ?? "")?.[1];
+  if (!field || field !== sent || !/support/i.test(message ?? "")) return undefined;
+  return { name: "tool_choice", value: field === "any" ? "required" : field === "tool" ? "single" : "auto" };
+}
