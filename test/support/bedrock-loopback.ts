@@ -6,7 +6,7 @@ import { encodeEvents } from "./aws-event-stream.js";
 import type { Http2Handler, LoopbackHttp2Server } from "./loopback-http2-server.js";
 import type { CassetteInteraction } from "./shared-fixtures.js";
 import { sendEventStream, sendJSON, startLoopbackHttp2Server } from "./loopback-http2-server.js";
-import type { Mode } from "./run-mode.js";
+import type { CallMode } from "./run-modes.js";
 
 /** Fake static credentials: the secret must never show up in an error, an event or a cache key. */
 export const fakeCredentials = { accessKeyId: "AKIDSENTINEL", secretAccessKey: "SECRET-SENTINEL-xyz" };
@@ -34,7 +34,7 @@ export interface Reply {
   events: Record<string, unknown>[];
 }
 
-export function replyFor(reply: Reply, mode: Mode): Http2Handler {
+export function replyFor(reply: Reply, mode: CallMode): Http2Handler {
   return (_request, response) =>
     mode === "create" ? sendJSON(response, 200, reply.converse) : sendEventStream(response, encodeEvents(reply.events));
 }

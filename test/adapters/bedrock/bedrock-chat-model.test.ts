@@ -3,7 +3,7 @@ import type { Message, ToolDefinition } from "../../../src/index.js";
 import { MemoryCache } from "../../../src/index.js";
 import type { BedrockLoopback, Reply } from "../../support/bedrock-loopback.js";
 import { fakeCredentials, readLocalFixture, replyFor, replyOf, startBedrockLoopback } from "../../support/bedrock-loopback.js";
-import { modes, runMode } from "../../support/run-mode.js";
+import { callModes, runCall } from "../../support/run-modes.js";
 
 const lookupIncident: ToolDefinition = {
   name: "lookup_incident",
@@ -48,12 +48,12 @@ describe("BedrockChatModel", () => {
   });
   const body = (index = 0) => bedrock.server.requests[index]!.json;
 
-  describe.each(modes)("through %s", (mode) => {
+  describe.each(callModes)("through %s", (mode) => {
     const operation = mode === "create" ? "converse" : "converse-stream";
 
     it(`should POST to /model/<id>/${operation} and read text, finish reason and usage`, async () => {
       bedrock.server.handle(replyFor(textReply(), mode));
-      const { output, chunks } = await runMode(bedrock.model("us.amazon.nova-micro-v1:0"), { messages: ask }, mode);
+      const { output, chunks } = await runCall(bedrock.model("us.amazon.nova-micro-v1:0"), { messages: ask }, mode);
 
       expect(bedrock.server.requests).toHaveLength(1);
       expect(bedrock.server.requests[0]!.method).toBe("POST");
@@ -90,7 +90,7 @@ describe("BedrockChatModel", () => {
         { role: "tool", toolCallId: "tooluse_b", toolName: "page_on_call", content: "paged" },
         { role: "user", content: [{ type: "text", text: "Summarise." }, { type: "image", image: "aGVsbG8=", mediaType: "image/png" }] },
       ];
-      await runMode(bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0"), { messages, tools: [lookupIncident, pageOnCall] }, mode);
+      await runCall(bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0"), { messages, tools: [lookupIncident, pageOnCall] }, mode);
 
       expect(body().system).toEqual([{ text: "You are the incident bot." }]);
       expect(body().messages).toEqual([
@@ -123,7 +123,7 @@ describe("BedrockChatModel", () => {
       ["required", "us.amazon.nova-pro-v1:0", { any: {} }],
     ] as const)("should send toolConfig with tool_choice %s on %s as %j", async (toolChoice, modelId, wire) => {
       bedrock.server.handle(replyFor(toolUseReply(), mode));
-      const { output } = await runMode(bedrock.model(modelId), { messages: ask, tools: [lookupIncident, pageOnCall], toolChoice }, mode);
+      const { output } = await runCall(bedrock.model(modelId), { messages: ask, tools: [lookupIncident, pageOnCall], toolChoice }, mode);
 
       expect(body().toolConfig).toEqual({
         tools: [
@@ -145,7 +145,7 @@ describe("BedrockChatModel", () => {
 
     it("should force a single tool with toolChoice.tool", async () => {
       bedrock.server.handle(replyFor(toolUseReply(), mode));
-      await runMode(
+      await runCall(
         bedrock.model("global.anthropic.claude-sonnet-4-20250514-v1:0"),
         { messages: ask, tools: [lookupIncident, pageOnCall], toolChoice: { type: "tool", name: "lookup_incident" } },
         mode,
@@ -161,7 +161,7 @@ describe("BedrockChatModel", () => {
         { role: "assistant", content: [{ type: "tool-call", id: "tooluse_a", name: "lookup_incident", args: { incident_id: "INC-001" } }] },
         { role: "tool", toolCallId: "tooluse_a", toolName: "lookup_incident", content: "auth-api outage" },
       ];
-      const { output } = await runMode(bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0"), { messages, tools: [lookupIncident], toolChoice: "none" }, mode);
+      const { output } = await runCall(bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0"), { messages, tools: [lookupIncident], toolChoice: "none" }, mode);
 
       expect(body()).not.toHaveProperty("toolConfig");
       expect(JSON.stringify(body().messages)).not.toMatch(/toolUse|toolResult/);
@@ -176,7 +176,7 @@ describe("BedrockChatModel", () => {
     it("should send no toolConfig for toolChoice none even when the support set claims none", async () => {
       bedrock.server.handle(replyFor(textReply(), mode));
       const model = bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0", { toolChoiceSupport: ["auto", "none", "required", "single"] });
-      const { output } = await runMode(model, { messages: ask, tools: [lookupIncident], toolChoice: "none" }, mode);
+      const { output } = await runCall(model, { messages: ask, tools: [lookupIncident], toolChoice: "none" }, mode);
 
       expect(output.meta.toolChoice).toBe("native"); // the base class sent "none" with the tools
       expect(body()).not.toHaveProperty("toolConfig");
@@ -184,7 +184,7 @@ describe("BedrockChatModel", () => {
 
     it("should force a call on a Llama model (auto only, no structured output) through the prompt, without toolConfig", async () => {
       bedrock.server.handle(replyFor(textReplyOf('{"name":"lookup_incident","parameters":{"incident_id":"INC-001"}}'), mode));
-      const { output } = await runMode(bedrock.model("us.meta.llama3-3-70b-instruct-v1:0"), { messages: ask, tools: [lookupIncident], toolChoice: "required" }, mode);
+      const { output } = await runCall(bedrock.model("us.meta.llama3-3-70b-instruct-v1:0"), { messages: ask, tools: [lookupIncident], toolChoice: "required" }, mode);
 
       expect(body()).not.toHaveProperty("toolConfig");
       expect(body()).not.toHaveProperty("outputConfig");
@@ -198,7 +198,7 @@ describe("BedrockChatModel", () => {
 
     it("should force a call on an open-weight model with structured output through outputConfig.textFormat", async () => {
       bedrock.server.handle(replyFor(textReplyOf('{"item":{"name":"lookup_incident","parameters":{"incident_id":"INC-001"}}}'), mode));
-      const { output } = await runMode(bedrock.model("qwen.qwen3-32b-v1:0"), { messages: ask, tools: [lookupIncident], toolChoice: "required" }, mode);
+      const { output } = await runCall(bedrock.model("qwen.qwen3-32b-v1:0"), { messages: ask, tools: [lookupIncident], toolChoice: "required" }, mode);
 
       expect(body()).not.toHaveProperty("toolConfig");
       const textFormat = body().outputConfig.textFormat;
@@ -219,7 +219,7 @@ describe("BedrockChatModel", () => {
         required: ["summary", "severity"],
         additionalProperties: false,
       };
-      const { output } = await runMode(
+      const { output } = await runCall(
         bedrock.model("us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
         { messages: ask, responseFormat: { type: "json-schema", name: "incident", schema } },
         mode,
@@ -234,7 +234,7 @@ describe("BedrockChatModel", () => {
 
     it("should ask for plain JSON with a system instruction (Converse has no JSON mode)", async () => {
       bedrock.server.handle(replyFor(textReplyOf('{"status":"resolved"}'), mode));
-      const { output } = await runMode(bedrock.model("us.anthropic.claude-haiku-4-5-20251001-v1:0"), { messages: ask, responseFormat: { type: "json" } }, mode);
+      const { output } = await runCall(bedrock.model("us.anthropic.claude-haiku-4-5-20251001-v1:0"), { messages: ask, responseFormat: { type: "json" } }, mode);
 
       expect(body()).not.toHaveProperty("outputConfig");
       expect(body().system).toEqual([{ text: "Answer with only a JSON value, and nothing else." }]);
@@ -244,7 +244,7 @@ describe("BedrockChatModel", () => {
     it("should carry a structured output as a forced tool on Nova, which has no textFormat", async () => {
       bedrock.server.handle(replyFor(toolUseReplyOf("incident", { summary: "auth-api outage" }), mode));
       const schema = { type: "object", properties: { summary: { type: "string" } }, required: ["summary"] };
-      const { output } = await runMode(
+      const { output } = await runCall(
         bedrock.model("us.amazon.nova-lite-v1:0"),
         { messages: ask, responseFormat: { type: "json-schema", name: "incident", schema } },
         mode,
@@ -258,7 +258,7 @@ describe("BedrockChatModel", () => {
 
     it("should read reasoning with its signature, text and the tool call, and keep the message whole", async () => {
       bedrock.server.handle(replyFor(replyOf(readLocalFixture("converse-reasoning-text-tool-use.json"), 4), mode));
-      const { output, chunks } = await runMode(bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0"), { messages: ask, tools: [lookupIncident] }, mode);
+      const { output, chunks } = await runCall(bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0"), { messages: ask, tools: [lookupIncident] }, mode);
 
       expect(output.reasoning).toBe("The user wants the incident; look it up first.");
       expect(output.text).toBe("Let me look that up.");
@@ -277,7 +277,7 @@ describe("BedrockChatModel", () => {
 
     it("should map parameters to inferenceConfig, topK per family, and merge providerOptions", async () => {
       bedrock.server.handle(replyFor(textReply(), mode));
-      await runMode(
+      await runCall(
         bedrock.model("anthropic.claude-3-haiku-20240307-v1:0"),
         {
           messages: ask,

@@ -6,7 +6,7 @@ import { encodeEvents, encodeException } from "../../support/aws-event-stream.js
 import type { AWSErrorFixture, BedrockLoopback } from "../../support/bedrock-loopback.js";
 import { fakeCredentials, readLocalFixture, replyError, replyFor, replyOf, startBedrockLoopback } from "../../support/bedrock-loopback.js";
 import { sendEventStream } from "../../support/loopback-http2-server.js";
-import { modes, runMode } from "../../support/run-mode.js";
+import { callModes, runCall } from "../../support/run-modes.js";
 
 const ask = [{ role: "user" as const, content: "What is INC-001?" }];
 const textReply = () => replyOf(readLocalFixture("converse-text.json"));
@@ -27,7 +27,7 @@ describe("BedrockChatModel", () => {
     await bedrock.close();
   });
 
-  describe.each(modes)("errors through %s", (mode) => {
+  describe.each(callModes)("errors through %s", (mode) => {
     it.each([
       ["throttling-exception.json", "ThrottlingException", "rate-limit", true, 429],
       ["access-denied-exception.json", "AccessDeniedException", "authentication", false, 403],
@@ -39,7 +39,7 @@ describe("BedrockChatModel", () => {
       ["validation-exception-tool-choice-any.json", "ValidationException", "invalid-request", false, 400],
     ] as const)("should map %s to a ProviderError by its AWS name", async (file, code, reason: ProviderErrorReason, retryable, status) => {
       bedrock.server.handle(replyError(readLocalFixture<AWSErrorFixture>(file)));
-      const error = await runMode(bedrock.model(), { messages: ask, maxRetries: 0 }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(bedrock.model(), { messages: ask, maxRetries: 0 }, mode).catch((caught: unknown) => caught);
 
       expect(ProviderError.isInstance(error)).toBe(true);
       const providerError = error as ProviderError;
@@ -55,7 +55,7 @@ describe("BedrockChatModel", () => {
       const retries: number[] = [];
       const model = bedrock.model(undefined, fastRetry);
       model.emitter.on("retry", ({ attempt }) => retries.push(attempt));
-      const { output } = await runMode(model, { messages: ask }, mode);
+      const { output } = await runCall(model, { messages: ask }, mode);
 
       expect(output.text).toBe("INC-001 is an outage of auth-api.");
       expect(bedrock.server.requests).toHaveLength(2);
@@ -64,7 +64,7 @@ describe("BedrockChatModel", () => {
 
     it("should give up after maxRetries + 1 requests when throttled throughout", async () => {
       bedrock.server.handle(replyError(readLocalFixture<AWSErrorFixture>("throttling-exception.json")));
-      const error = await runMode(bedrock.model(undefined, fastRetry), { messages: ask }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(bedrock.model(undefined, fastRetry), { messages: ask }, mode).catch((caught: unknown) => caught);
 
       expect((error as ProviderError).reason).toBe("rate-limit");
       expect(bedrock.server.requests).toHaveLength(3);
@@ -72,7 +72,7 @@ describe("BedrockChatModel", () => {
 
     it("should not retry AccessDeniedException, and keep the secret out of the error", async () => {
       bedrock.server.handle(replyError(readLocalFixture<AWSErrorFixture>("access-denied-exception.json")));
-      const error = await runMode(bedrock.model(undefined, fastRetry), { messages: ask }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(bedrock.model(undefined, fastRetry), { messages: ask }, mode).catch((caught: unknown) => caught);
 
       expect((error as ProviderError).reason).toBe("authentication");
       expect(bedrock.server.requests).toHaveLength(1);
@@ -85,7 +85,7 @@ describe("BedrockChatModel", () => {
       const delays: number[] = [];
       const model = bedrock.model(undefined, { retry: { maxRetries: 1, initialDelayMs: 5_000, maxDelayMs: 5_000 } });
       model.emitter.on("retry", ({ delayMs }) => delays.push(delayMs));
-      await runMode(model, { messages: ask }, mode);
+      await runCall(model, { messages: ask }, mode);
       expect(delays).toEqual([0]);
     });
 
@@ -100,7 +100,7 @@ describe("BedrockChatModel", () => {
       );
       const model = bedrock.model("mistral.mistral-large-2407-v1:0");
       const tool = { name: "lookup_incident", inputSchema: { type: "object", properties: { incident_id: { type: "string" } }, required: ["incident_id"] } };
-      const { output } = await runMode(model, { messages: ask, tools: [tool], toolChoice: "required", maxRetries: 0 }, mode);
+      const { output } = await runCall(model, { messages: ask, tools: [tool], toolChoice: "required", maxRetries: 0 }, mode);
 
       expect(bedrock.server.requests).toHaveLength(2);
       expect(bedrock.server.requests[0]!.json.toolConfig.toolChoice).toEqual({ any: {} });
@@ -115,7 +115,7 @@ describe("BedrockChatModel", () => {
       const controller = new AbortController();
       const started = Date.now();
       setTimeout(() => controller.abort(), 50);
-      const error = await runMode(bedrock.model(), { messages: ask, signal: controller.signal }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(bedrock.model(), { messages: ask, signal: controller.signal }, mode).catch((caught: unknown) => caught);
 
       expect((error as Error).name).toBe("AbortError");
       expect(Date.now() - started).toBeLessThan(2_000);

@@ -5,7 +5,7 @@ import type { BedrockLoopback } from "../../support/bedrock-loopback.js";
 import { parseNDJSON, recordedRequestBody, replayInteraction, startBedrockLoopback } from "../../support/bedrock-loopback.js";
 import type { CassetteInteraction } from "../../support/shared-fixtures.js";
 import { hasSharedFixtures, missingFixturesMessage, readCassette, readFixture, readJSONFixture } from "../../support/shared-fixtures.js";
-import { runMode } from "../../support/run-mode.js";
+import { runCall } from "../../support/run-modes.js";
 
 const interaction = (name: string): CassetteInteraction => readCassette(`bedrock/${name}.cassette.yaml`)[0]!;
 const recordedPath = (recorded: CassetteInteraction) => new URL(recorded.request.uri).pathname;
@@ -102,7 +102,7 @@ describe("BedrockChatModel", () => {
       const recorded = interaction("converse-stream-text");
       bedrock.server.handle(replayInteraction(recorded));
       const events = parseNDJSON(readFixture("bedrock/converse-stream-text.events.ndjson"));
-      const { output, chunks } = await runMode(
+      const { output, chunks } = await runCall(
         bedrock.model("us.amazon.nova-micro-v1:0"),
         { messages: [{ role: "user", content: "What is the capital of France?" }] },
         "createStream",
@@ -121,7 +121,7 @@ describe("BedrockChatModel", () => {
       bedrock.server.handle(replayInteraction(recorded));
       const sent = recordedRequestBody(recorded);
       const events = parseNDJSON(readFixture("bedrock/converse-stream-text-then-tool-use.events.ndjson"));
-      const { output, chunks } = await runMode(
+      const { output, chunks } = await runCall(
         bedrock.model("us.amazon.nova-micro-v1:0"),
         {
           messages: [
@@ -147,7 +147,7 @@ describe("BedrockChatModel", () => {
 
     it("should skip streamed server-tool blocks and their results", async () => {
       bedrock.server.handle(replayInteraction(interaction("converse-stream-server-tool-and-tool-use")));
-      const { output, chunks } = await runMode(
+      const { output, chunks } = await runCall(
         bedrock.model("us.amazon.nova-pro-v1:0"),
         {
           messages: [{ role: "user", content: "What is 1234 * 5678?" }],
@@ -168,7 +168,7 @@ describe("BedrockChatModel", () => {
       const recorded = interaction(name);
       bedrock.server.handle(replayInteraction(recorded));
       const model = bedrock.model("us.does-not-exist-model-v1:0", { retry: { maxRetries: 2, initialDelayMs: 1 } });
-      const error = await runMode(model, { messages: [{ role: "user", content: "hello" }] }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(model, { messages: [{ role: "user", content: "hello" }] }, mode).catch((caught: unknown) => caught);
 
       expect(request().url).toBe(recordedPath(recorded));
       expect(ProviderError.isInstance(error)).toBe(true);
