@@ -129,7 +129,11 @@ export abstract class ChatModel {
     return { object: output.object as InferSchemaOutput<S>, output };
   }
 
-  /** A copy with the same settings (support set included), its own emitter and no calls in flight. */
+  /**
+   * A copy with the same settings (support set included), its own emitter and no calls in flight.
+   * It copies own fields, so adapters keep their state in ordinary (TypeScript `private`) fields,
+   * not `#private` ones, which no copy can carry.
+   */
   clone(): this {
     const copy = Object.assign(Object.create(Object.getPrototypeOf(this) as object) as this, this);
     Object.assign(copy, {
@@ -218,7 +222,7 @@ export abstract class ChatModel {
 
   private learn(error: ProviderError, call: PreparedCall): PreparedCall | undefined {
     const refused = error.rejectedParameter?.value;
-    if (!refused || !this.toolChoiceSupport.has(refused)) return undefined;
+    if (!refused || !this.toolChoiceSupport.has(refused) || !sentToolChoice(call, refused)) return undefined;
     this.toolChoiceSupport = new Set([...this.toolChoiceSupport].filter((value) => value !== refused));
     this.emit("warning", {
       input: call.input,
@@ -266,6 +270,12 @@ export abstract class ChatModel {
     if (this.emitter.listenerCount(event) === 0) return;
     (this.emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
   }
+}
+
+/** Whether the refused tool_choice value is the one this call put on the wire. */
+function sentToolChoice(call: PreparedCall, value: string): boolean {
+  const sent = call.plan.toolChoice;
+  return typeof sent === "object" ? value === "single" : sent === value;
 }
 
 function callSignal(input: ChatModelInput, extra?: AbortSignal): AbortSignal {

@@ -23,7 +23,7 @@ export type RecordedCall = Omit<ProviderInput, "signal">;
 export class ScriptedChatModel extends ChatModel {
   readonly providerId = "scripted";
   readonly calls: RecordedCall[] = [];
-  readonly #steps: ScriptedStep[];
+  private readonly steps: ScriptedStep[];
 
   constructor(steps: ScriptedStep[], options: ScriptedChatModelOptions = {}) {
     const { modelId = "scripted", ...rest } = options;
@@ -33,16 +33,16 @@ export class ScriptedChatModel extends ChatModel {
       supportsTopLevelUnion: true,
     });
     if (!Array.isArray(steps)) throw new TypeError("ScriptedChatModel expects an array of steps (textStep, toolCallStep, …).");
-    this.#steps = [...steps];
+    this.steps = [...steps];
   }
 
   /** Steps not played yet. */
   get remainingSteps(): number {
-    return this.#steps.length - this.calls.length;
+    return this.steps.length - this.calls.length;
   }
 
   protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-    const step = await this.#next(input, context);
+    const step = await this.next(input, context);
     if (step.type === "stream") {
       const output: ProviderOutput = { text: "", toolCalls: [] };
       for (const chunk of step.chunks) if (chunk.type === "text-delta") output.text += chunk.text;
@@ -53,7 +53,7 @@ export class ScriptedChatModel extends ChatModel {
   }
 
   protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    const step = await this.#next(input, context);
+    const step = await this.next(input, context);
     if (step.type === "stream") {
       for (const chunk of step.chunks) {
         context.signal.throwIfAborted();
@@ -66,14 +66,14 @@ export class ScriptedChatModel extends ChatModel {
     yield* chunksOf(step);
   }
 
-  async #next(input: ProviderInput, context: RunContext): Promise<AnswerStep | StreamStep> {
+  private async next(input: ProviderInput, context: RunContext): Promise<AnswerStep | StreamStep> {
     const { signal: _signal, ...recorded } = input;
     const index = this.calls.length;
     this.calls.push(structuredClone(recorded));
-    let step = this.#steps[index];
+    let step = this.steps[index];
     if (step === undefined) {
       throw new Error(
-        `ScriptedChatModel ran out of steps: the script has ${this.#steps.length} step(s) and request ${index + 1} asked for another. ` +
+        `ScriptedChatModel ran out of steps: the script has ${this.steps.length} step(s) and request ${index + 1} asked for another. ` +
           "Add a step for every request the code under test makes (repairs and retries are requests too).",
       );
     }

@@ -219,3 +219,12 @@ describe("ChatModel", () => {
     });
   });
 });
+
+describe("ChatModel.clone of a scripted model", () => {
+  it("should produce a working copy that answers from the same script", async () => {
+    const model = new ScriptedChatModel([textStep("one"), textStep("two")]);
+    expect((await model.create({ messages: [user("a")] })).text).toBe("one");
+    const copy = model.clone();
+    expect((await copy.create({ messages: [user("b")] })).text).toBe("two");
+  });
+});

@@ -31,9 +31,9 @@ const ollamaProfile: ChatModelProfile = {
 export class OllamaChatModel extends ChatModel {
   readonly providerId = "ollama";
   /** The server, as shown in messages and the cache key (credentials removed). */
-  readonly #host: string;
-  readonly #clientFor: (signal: AbortSignal) => Ollama;
-  readonly #keepAlive: string | number | undefined;
+  private readonly host: string;
+  private readonly clientFor: (signal: AbortSignal) => Ollama;
+  private readonly keepAlive: string | number | undefined;
 
   constructor(modelId: string, options: OllamaChatModelOptions = {}) {
     const { host, client, headers, fetch: customFetch, keepAlive, ...common } = options;
@@ -47,10 +47,10 @@ export class OllamaChatModel extends ChatModel {
     const target = splitHostCredentials(
       host ?? (client ? clientHost(client) : undefined) ?? (process.env.OLLAMA_HOST || defaultOllamaHost),
     );
-    this.#host = target.host;
-    this.#keepAlive = keepAlive;
+    this.host = target.host;
+    this.keepAlive = keepAlive;
     if (client) {
-      this.#clientFor = () => client;
+      this.clientFor = () => client;
     } else {
       const { Ollama: OllamaClient } = loadOllama();
       const baseFetch = customFetch ?? globalThis.fetch;
@@ -58,7 +58,7 @@ export class OllamaChatModel extends ChatModel {
       const allHeaders = target.authorization && !hasAuthorization ? { ...headers, authorization: target.authorization } : headers;
       // One light client per request, whose fetch also honours that request's signal: the SDK
       // passes no signal for non-streamed calls, and its abort() would end every stream at once.
-      this.#clientFor = (signal) =>
+      this.clientFor = (signal) =>
         new OllamaClient({
           host: target.host,
           ...(allHeaders ? { headers: allHeaders } : {}),
@@ -68,27 +68,27 @@ export class OllamaChatModel extends ChatModel {
   }
 
   protected override get endpoint(): string {
-    return this.#host;
+    return this.host;
   }
 
   protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-    const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.#keepAlive });
+    const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.keepAlive });
     try {
-      const response = await settleOnAbort(this.#clientFor(context.signal).chat({ ...request, stream: false }), context.signal);
+      const response = await settleOnAbort(this.clientFor(context.signal).chat({ ...request, stream: false }), context.signal);
       return mapOllamaResponse(response);
     } catch (error) {
-      throw this.#mapError(error);
+      throw this.mapError(error);
     }
   }
 
   protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
     const { signal } = context;
-    const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.#keepAlive });
+    const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.keepAlive });
     let stream: AbortableAsyncIterator<ChatResponse>;
     try {
-      stream = await settleOnAbort(this.#clientFor(signal).chat({ ...request, stream: true }), signal);
+      stream = await settleOnAbort(this.clientFor(signal).chat({ ...request, stream: true }), signal);
     } catch (error) {
-      throw this.#mapError(error);
+      throw this.mapError(error);
     }
     const stop = () => stream.abort();
     signal.addEventListener("abort", stop, { once: true });
@@ -99,7 +99,7 @@ export class OllamaChatModel extends ChatModel {
         yield* mapOllamaStreamPart(part);
       }
     } catch (error) {
-      throw this.#mapError(error);
+      throw this.mapError(error);
     } finally {
       signal.removeEventListener("abort", stop);
       // The consumer stopped early: close the response instead of reading it to the end.
@@ -107,8 +107,8 @@ export class OllamaChatModel extends ChatModel {
     }
   }
 
-  #mapError(error: unknown): unknown {
-    return mapOllamaError(error, { modelId: this.modelId, host: this.#host });
+  private mapError(error: unknown): unknown {
+    return mapOllamaError(error, { modelId: this.modelId, host: this.host });
   }
 }
 

@@ -25,8 +25,8 @@ export class RecordingChatModel extends ChatModel {
   readonly providerId: string;
   readonly inner: ChatModel;
   readonly cassettePath: string;
-  readonly #cassette: Cassette;
-  readonly #secrets: string[];
+  private readonly cassette: Cassette;
+  private readonly secrets: string[];
 
   constructor(inner: ChatModel, options: RecordingChatModelOptions) {
     const { cassette, secrets = [], ...rest } = options;
@@ -35,8 +35,8 @@ export class RecordingChatModel extends ChatModel {
     this.providerId = inner.providerId;
     this.inner = inner;
     this.cassettePath = cassette;
-    this.#secrets = secrets;
-    this.#cassette = { version: 1, providerId: inner.providerId, modelId: inner.modelId, profile: profileOf(inner), interactions: [] };
+    this.secrets = secrets;
+    this.cassette = { version: 1, providerId: inner.providerId, modelId: inner.modelId, profile: profileOf(inner), interactions: [] };
   }
 
   protected override get endpoint(): string {
@@ -46,10 +46,10 @@ export class RecordingChatModel extends ChatModel {
   protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
     try {
       const output = await hooksOf(this.inner)._create(input, context);
-      this.#record(input, { output: { ...output, raw: output.raw } });
+      this.record(input, { output: { ...output, raw: output.raw } });
       return output;
     } catch (error) {
-      this.#record(input, { error: describeError(error) });
+      this.record(input, { error: describeError(error) });
       throw error;
     }
   }
@@ -61,17 +61,17 @@ export class RecordingChatModel extends ChatModel {
         chunks.push(chunk);
         yield chunk;
       }
-      this.#record(input, { chunks });
+      this.record(input, { chunks });
     } catch (error) {
-      this.#record(input, { chunks, error: describeError(error) });
+      this.record(input, { chunks, error: describeError(error) });
       throw error;
     }
   }
 
-  #record(input: ProviderInput, answer: Omit<CassetteInteraction, "input">): void {
+  private record(input: ProviderInput, answer: Omit<CassetteInteraction, "input">): void {
     const { signal: _signal, ...recorded } = input;
-    this.#cassette.interactions.push({ input: structuredClone(recorded), ...structuredClone(answer) });
-    writeCassette(this.cassettePath, this.#cassette, this.#secrets);
+    this.cassette.interactions.push({ input: structuredClone(recorded), ...structuredClone(answer) });
+    writeCassette(this.cassettePath, this.cassette, this.secrets);
   }
 }
 

@@ -16,26 +16,26 @@ import { canonicalInput, lineDiff, sharedLines } from "./input-diff.js";
  */
 export class ReplayChatModel extends ChatModel {
   readonly providerId: string;
-  readonly #interactions: { canonical: string; interaction: CassetteInteraction; used: boolean }[];
-  readonly #source: string;
+  private readonly interactions: { canonical: string; interaction: CassetteInteraction; used: boolean }[];
+  private readonly source: string;
 
   constructor(cassette: string | Cassette, options: ChatModelOptions = {}) {
     const loaded = typeof cassette === "string" ? readCassette(cassette) : cassette;
     super(loaded.modelId, { retry: { initialDelayMs: 0, maxDelayMs: 0 }, ...options }, loaded.profile);
     this.providerId = loaded.providerId;
-    this.#source = typeof cassette === "string" ? cassette : "the cassette";
-    this.#interactions = loaded.interactions.map((interaction) => ({ canonical: canonicalInput(interaction.input), interaction, used: false }));
+    this.source = typeof cassette === "string" ? cassette : "the cassette";
+    this.interactions = loaded.interactions.map((interaction) => ({ canonical: canonicalInput(interaction.input), interaction, used: false }));
   }
 
   protected override async _create(input: ProviderInput): Promise<ProviderOutput> {
-    const { output, chunks, error } = this.#match(input);
+    const { output, chunks, error } = this.match(input);
     if (output) return output;
     if (chunks) return outputFromChunks(chunks, error);
     throw replayedError(error, this);
   }
 
   protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    const { output, chunks, error } = this.#match(input);
+    const { output, chunks, error } = this.match(input);
     for (const chunk of chunks ?? (output ? chunksFromOutput(output) : [])) {
       context.signal.throwIfAborted();
       yield chunk;
@@ -43,21 +43,21 @@ export class ReplayChatModel extends ChatModel {
     if (error) throw replayedError(error, this);
   }
 
-  #match(input: ProviderInput): CassetteInteraction {
+  private match(input: ProviderInput): CassetteInteraction {
     const { signal: _signal, ...rest } = input;
     const canonical = canonicalInput(rest);
-    const matches = this.#interactions.filter((entry) => entry.canonical === canonical);
+    const matches = this.interactions.filter((entry) => entry.canonical === canonical);
     const entry = matches.find((candidate) => !candidate.used) ?? matches.at(-1);
     if (entry) {
       entry.used = true;
       return entry.interaction;
     }
-    const nearest = this.#interactions.reduce<{ canonical: string; score: number } | undefined>((best, candidate) => {
+    const nearest = this.interactions.reduce<{ canonical: string; score: number } | undefined>((best, candidate) => {
       const score = sharedLines(candidate.canonical, canonical);
       return !best || score > best.score ? { canonical: candidate.canonical, score } : best;
     }, undefined);
     throw new Error(
-      `ReplayChatModel: ${this.#source} has no recording of this provider input (${this.#interactions.length} recorded). ` +
+      `ReplayChatModel: ${this.source} has no recording of this provider input (${this.interactions.length} recorded). ` +
         (nearest ? `Diff against the nearest recorded input (- recorded, + actual):\n${lineDiff(nearest.canonical, canonical)}` : "The cassette is empty.") +
         "\nRecord the cassette again with RecordingChatModel if the agent's requests changed on purpose.",
     );

@@ -150,3 +150,13 @@ describe("the tool_choice ladder", () => {
     expect((await stream.final()).toolCalls[0]!.args).toEqual({ city: "Oslo" });
   });
 });
+
+describe("learning from a refused tool_choice", () => {
+  it("should not unlearn a value the request never sent", async () => {
+    const scripted = model([errorStep({ statusCode: 400, message: "tool_choice 'required' refused", rejectedToolChoice: "required" })], ["auto", "none", "required", "single"], {
+      retry: { maxRetries: 0 },
+    });
+    await expect(scripted.create({ ...ask, toolChoice: weather })).rejects.toMatchObject({ statusCode: 400 });
+    expect([...scripted.toolChoiceSupport]).toEqual(["auto", "none", "required", "single"]);
+  });
+});
