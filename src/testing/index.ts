@@ -15,3 +15,13 @@ export {
   type StepOptions,
   type ErrorSpec,
 } from "./scripted-steps.js";
+export { runAdapterConformance } from "./conformance/run-adapter-conformance.js";
+export type {
+  AdapterConformanceOptions,
+  ConformanceTestAPI,
+  ConformanceReply,
+  ConformanceErrorCase,
+  ExpectedToolCall,
+  WireSummary,
+} from "./conformance/adapter-conformance-options.js";
+export { startReplayServer, type ReplayServer, type ReplayResponse, type ReplayedRequest, type ReplayStep } from "./conformance/replay-server.js";

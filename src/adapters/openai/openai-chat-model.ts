@@ -107,7 +107,7 @@ export class OpenAIChatModel extends ChatModel {
     return mapOpenAIError(error, {
       providerId: this.providerId,
       modelId: this.modelId,
-      apiKey: this.client.apiKey ?? undefined,
+      apiKey: typeof this.client.apiKey === "string" ? this.client.apiKey : undefined,
       toolChoice: input.toolChoice,
       hints: this.errorHints(),
     });
