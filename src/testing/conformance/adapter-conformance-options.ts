@@ -59,10 +59,15 @@ export interface AdapterConformanceOptions {
   retryableError?: ReplayResponse;
   /** @default ["create", "stream"] */
   modes?: readonly ("create" | "stream")[];
+  /**
+   * The recordings to replay. Scenarios that hold a list take one case per recording, since the
+   * recordings of `create` and of `createStream` are often different conversations.
+   */
   scenarios: {
-    text?: { reply: ConformanceReply; expected: { text: string; usage?: Partial<Usage>; finishReason?: FinishReason } };
-    toolCall?: { reply: ConformanceReply; tools: ToolDefinition[]; expected: ExpectedToolCall };
-    parallelToolCalls?: { reply: ConformanceReply; tools: ToolDefinition[]; expected: ExpectedToolCall[] };
+    text?: { name: string; reply: ConformanceReply; expected: { text: string; usage?: Partial<Usage>; finishReason?: FinishReason } }[];
+    toolCall?: { name: string; reply: ConformanceReply; tools: ToolDefinition[]; expected: ExpectedToolCall }[];
+    /** Each case is one reply with several tool calls (recordings of create and stream often differ). */
+    parallelToolCalls?: { name: string; reply: ConformanceReply; tools: ToolDefinition[]; expected: ExpectedToolCall[] }[];
     /** A stream whose one tool call's arguments arrive in several deltas. */
     streamedToolCallArgs?: { reply: ReplayResponse; tools: ToolDefinition[]; expected: ExpectedToolCall };
     finishReasons?: { name: string; reply: ConformanceReply; tools?: ToolDefinition[]; expected: FinishReason }[];

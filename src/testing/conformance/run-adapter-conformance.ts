@@ -60,9 +60,9 @@ function defineScenarios(test: ConformanceTestAPI, options: AdapterConformanceOp
   const { scenarios } = options;
   const it = (name: string, body: (run: Run) => Promise<void>) => test.it(name, () => withRun(options, mode, body));
 
-  const text = scenarios.text;
-  if (text?.reply[mode]) {
-    it("should return the recorded text, finish reason and usage", async ({ server, model, call }) => {
+  for (const text of scenarios.text ?? []) {
+    if (!text.reply[mode]) continue;
+    it(`should return the recorded text, finish reason and usage (${text.name})`, async ({ server, model, call }) => {
       server.play(text.reply[mode]!);
       const { output, chunks } = await call(model(), { messages: user });
       assert.equal(output.text, text.expected.text);
@@ -80,9 +80,9 @@ function defineScenarios(test: ConformanceTestAPI, options: AdapterConformanceOp
     });
   }
 
-  const toolCall = scenarios.toolCall;
-  if (toolCall?.reply[mode]) {
-    it("should return one tool call with parsed arguments and the provider's id", async ({ server, model, call }) => {
+  for (const toolCall of scenarios.toolCall ?? []) {
+    if (!toolCall.reply[mode]) continue;
+    it(`should return one tool call with parsed arguments and the provider's id (${toolCall.name})`, async ({ server, model, call }) => {
       server.play(toolCall.reply[mode]!);
       const { output } = await call(model(), { messages: user, tools: toolCall.tools });
       assert.ok((options.readRequest(server.requests[0]!).tools?.length ?? 0) > 0, "the tools should be sent");
@@ -91,9 +91,9 @@ function defineScenarios(test: ConformanceTestAPI, options: AdapterConformanceOp
     });
   }
 
-  const parallel = scenarios.parallelToolCalls;
-  if (parallel?.reply[mode]) {
-    it("should return parallel tool calls in order", async ({ server, model, call }) => {
+  for (const parallel of scenarios.parallelToolCalls ?? []) {
+    if (!parallel.reply[mode]) continue;
+    it(`should return parallel tool calls in order (${parallel.name})`, async ({ server, model, call }) => {
       server.play(parallel.reply[mode]!);
       const { output } = await call(model(), { messages: user, tools: parallel.tools, parallelToolCalls: true });
       const flag = options.readRequest(server.requests[0]!).parallelToolCalls;
