@@ -155,6 +155,16 @@ function defineScenarios(test: ConformanceTestAPI, options: AdapterConformanceOp
       assert.equal(output.text, "pong");
       assert.equal(server.requests.length, 2);
     });
+
+    it("should stop after maxRetries + 1 requests when every attempt fails", async ({ server, model, call }) => {
+      server.play(retryable);
+      const error: unknown = await call(model({ retry: { maxRetries: 1, initialDelayMs: 1 } }), { messages: user }).then(
+        () => assert.fail("the call should fail"),
+        (caught: unknown) => caught,
+      );
+      assert.ok(ProviderError.isInstance(error) && error.isRetryable, `expected a retryable ProviderError, got ${String(error)}`);
+      assert.equal(server.requests.length, 2, "one request per attempt: a client retrying on its own would send more");
+    });
   }
 
   it("should settle promptly with an AbortError when aborted during the request", async ({ server, model, call }) => {
