@@ -37,26 +37,22 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   }
   const status = sdkError.status;
   const code = typeof sdkError.code === "string" ? sdkError.code : undefined;
-  let reason = reasonFromStatus(status);
-  let isRetryable: boolean | undefined;
-  if (contentFilterCodes.has(code ?? "")) {
-    reason = "content-policy";
-    isRetryable = false;
-  }
+  // A filtered prompt is a 400 (never retried); the code tells it apart from a malformed request.
+  const reason = contentFilterCodes.has(code ?? "") ? "content-policy" : reasonFromStatus(status);
+  // A 429 for an exhausted quota will not pass by waiting.
   const quota = code === "insufficient_quota";
-  if (quota) isRetryable = false;
   const rejectedParameter = rejectedToolChoice(sdkError, context.toolChoice);
   const hint = quota
     ? "The account has no quota left: check its plan and billing (retrying will not help)."
     : rejectedParameter
       ? `The endpoint refused tool_choice '${rejectedParameter.value}'.`
       : context.hints?.[reason];
-  const message = redactText(`${where}: ${sdkError.message}${hint ? ` ${hint}` : ""}`, context.apiKey);
-  return new ProviderError(message, {
+  // The SDK error's message was redacted above, so this one is clean too.
+  return new ProviderError(`${where}: ${sdkError.message}${hint ? ` ${hint}` : ""}`, {
     ...options,
     statusCode: status,
     reason,
-    isRetryable,
+    isRetryable: quota ? false : undefined,
     retryAfterMs: parseRetryAfter(sdkError.headers),
     code,
     rejectedParameter,

@@ -240,6 +240,35 @@ describe("OpenAIChatModel", () => {
       expect(output.toolCalls.map(({ name, args }) => ({ name, args }))).toEqual([{ name: "get_weather", args: { city: "Oslo" } }]);
     });
 
+    it("should learn from a gateway's 400 whose message alone says the tool_choice value is unsupported", async () => {
+      // vLLM's wording when auto tool choice is not enabled: no param, a numeric code.
+      const refusal = { error: { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: "BadRequestError", param: null, code: 400 } };
+      const reply = openAITextReply("no tool needed");
+      server.handle((request, response) => {
+        if (server.requests.length === 1) return sendJSON(response, 400, refusal);
+        const step = (request.json as { stream?: boolean }).stream ? reply.stream! : reply.create!;
+        response.writeHead(200, step.headers);
+        response.end(step.body as string);
+      });
+      const subject = model();
+      const output = await run(subject, { messages: user, tools: [weather], toolChoice: "auto" });
+      expect(server.requests).toHaveLength(2);
+      expect(server.requests[0]!.json.tool_choice).toBe("auto");
+      expect(server.requests[1]!.json.tools).toHaveLength(1);
+      expect(server.requests[1]!.json).not.toHaveProperty("tool_choice");
+      expect(subject.toolChoiceSupport.has("auto")).toBe(false);
+      expect(output.text).toBe("no tool needed");
+    });
+
+    it("should not mark a 400 about another parameter as a tool_choice refusal", async () => {
+      server.handle((_request, response) => sendJSON(response, 400, readOwnOpenAIFixture("error-400-tool-choice.json").replace('"tool_choice"', '"messages[0].role"').replace("Invalid value: 'required'. Supported values are: 'none' and 'auto'.", "Unsupported value: 'messages[0].role' does not support 'system' with this model.")));
+      const subject = model({ toolChoiceSupport: ["auto", "none", "required", "single"] });
+      const error = await run(subject, { messages: user, tools: [weather], toolChoice: "required" }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ statusCode: 400, reason: "invalid-request", rejectedParameter: undefined });
+      expect(server.requests).toHaveLength(1);
+      expect(subject.toolChoiceSupport.has("required")).toBe(true);
+    });
+
     it("should read reasoning_content from an OpenAI-compatible server", async () => {
       const completion = {
         id: "c",
