@@ -31,14 +31,15 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   if (error instanceof APIConnectionTimeoutError || sdkError.constructor.name === "APIConnectionTimeoutError") {
     return new ProviderError(`${where}: the request timed out.`, { ...options, reason: "timeout" });
   }
-  if (error instanceof APIConnectionError || sdkError.status === undefined) {
+  if (error instanceof APIConnectionError || (sdkError.status === undefined && !sdkError.error)) {
     const cause = sdkError.cause instanceof Error ? ` (${sdkError.cause.message})` : "";
     return new ProviderError(`${where}: could not reach the API: ${sdkError.message}${cause}`, { ...options, reason: "network" });
   }
   const status = sdkError.status;
   const code = typeof sdkError.code === "string" ? sdkError.code : undefined;
   // A filtered prompt is a 400 (never retried); the code tells it apart from a malformed request.
-  const reason = contentFilterCodes.has(code ?? "") ? "content-policy" : reasonFromStatus(status);
+  // No status but a body: an error event inside a stream that had started, reported by the server.
+  const reason = contentFilterCodes.has(code ?? "") ? "content-policy" : status === undefined ? "server" : reasonFromStatus(status);
   // A 429 for an exhausted quota will not pass by waiting.
   const quota = code === "insufficient_quota";
   const rejectedParameter = rejectedToolChoice(sdkError, context.toolChoice);

@@ -31,7 +31,14 @@ const weatherTool: ToolDefinition = {
  * against a loopback HTTP server that replays the provider's recorded answers, through both
  * `create` and `createStream`. It asserts with `node:assert`, so it runs under any framework
  * that gives `describe` and `it` (vitest, jest, mocha, node:test). Scenarios without a recording
- * are left out.
+ * are left out; the abort and response-format tests always run.
+ *
+ * To run it on your own adapter: make `createModel(baseURL, options)` send every request to
+ * `baseURL` (a fresh loopback server per test, see `startReplayServer`) with the common options
+ * passed through; give `textReply` (your provider's answer carrying a text, used for the
+ * response-format rung and the retry tests), `readRequest` (where your wire format puts tools,
+ * tool_choice and the response format), a `retryableError` that asks for no wait, and your
+ * recorded answers as `scenarios`, each body served exactly as recorded.
  *
  * @example
  * ```ts

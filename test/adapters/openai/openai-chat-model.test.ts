@@ -325,6 +325,23 @@ describe("OpenAIChatModel", () => {
     expect(server.requests[0]!.json.stream).toBeFalsy();
   });
 
+  it("should raise a server ProviderError for an error event inside the stream", async () => {
+    server.handle((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      const chunk = { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "Par" }, finish_reason: null }] };
+      response.end(`data: ${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify({ error: { message: "The server had an error while processing your request.", type: "server_error" } })}\n\n`);
+    });
+    const chunks: string[] = [];
+    const stream = model({ retry: { maxRetries: 0 } }).createStream({ messages: user });
+    const error = await (async () => {
+      for await (const chunk of stream) if (chunk.type === "text-delta") chunks.push(chunk.text);
+    })().catch((caught: unknown) => caught);
+    expect(chunks).toEqual(["Par"]);
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ reason: "server", isRetryable: true, statusCode: undefined });
+    expect((error as Error).message).toContain("The server had an error");
+  });
+
   it("should read retry-after-ms into retryAfterMs", async () => {
     server.handle((_request, response) => sendJSON(response, 429, readOwnOpenAIFixture("error-429-rate-limit.json"), { "retry-after-ms": "1500" }));
     const error = await model({ retry: { maxRetries: 0 } }).create({ messages: user }).catch((caught: unknown) => caught);
