@@ -1,1 +1,1 @@
-export {};
+export { AzureOpenAIChatModel, defaultAzureAPIVersion, type AzureOpenAIChatModelOptions } from "./azure-openai-chat-model.js";

@@ -1,1 +1,4 @@
-export {};
+export { OpenAIChatModel, type OpenAIChatModelOptions } from "./openai-chat-model.js";
+export type { MaxTokensField } from "./to-openai-request.js";
+export { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
+export { convertFromOpenAIMessages } from "./convert-from-openai-messages.js";

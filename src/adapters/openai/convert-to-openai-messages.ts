@@ -1,0 +1,85 @@
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
+import type { AssistantContentPart, FilePart, ImagePart, Message, ToolCall, UserContentPart } from "../../core/messages.js";
+
+/**
+ * keelson messages as chat.completions messages. An assistant message goes whole: its text and
+ * its tool calls (ids kept) in one message; reasoning is dropped, as chat.completions takes none
+ * back. Tool results pair with their call by `tool_call_id`.
+ */
+export function convertToOpenAIMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
+  return messages.map((message): ChatCompletionMessageParam => {
+    switch (message.role) {
+      case "system":
+        return { role: "system", content: message.content };
+      case "user":
+        return {
+          role: "user",
+          content: typeof message.content === "string" ? message.content : message.content.map(toContentPart),
+        };
+      case "assistant":
+        return toAssistantMessage(message.content);
+      case "tool":
+        return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+    }
+  });
+}
+
+function toAssistantMessage(content: string | AssistantContentPart[]): ChatCompletionAssistantMessageParam {
+  if (typeof content === "string") return { role: "assistant", content };
+  const text = content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+  const toolCalls = content.filter((part): part is ToolCall => part.type === "tool-call");
+  if (toolCalls.length === 0) return { role: "assistant", content: text };
+  return {
+    role: "assistant",
+    content: text === "" ? null : text,
+    tool_calls: toolCalls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: JSON.stringify(call.args) },
+    })),
+  };
+}
+
+function toContentPart(part: UserContentPart): ChatCompletionContentPart {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+      return { type: "image_url", image_url: { url: imageURL(part) } };
+    case "file":
+      return filePart(part);
+  }
+}
+
+function imageURL(part: ImagePart): string {
+  if (/^(https?:|data:)/i.test(part.image)) return part.image;
+  if (!part.mediaType) {
+    throw new TypeError("An image part with base64 data needs its mediaType (e.g. 'image/png') to be sent to OpenAI.");
+  }
+  return `data:${part.mediaType};base64,${part.image}`;
+}
+
+/** Images go as image_url, wav/mp3 as input_audio, anything else (PDF) as an inline file. */
+function filePart(part: FilePart): ChatCompletionContentPart {
+  const isURL = /^https?:/i.test(part.data);
+  if (part.mediaType.startsWith("image/")) {
+    return { type: "image_url", image_url: { url: isURL ? part.data : `data:${part.mediaType};base64,${part.data}` } };
+  }
+  if (isURL) {
+    throw new TypeError(
+      `OpenAI chat completions take files as base64 data, not URLs (${part.mediaType}): download the file and pass its data.`,
+    );
+  }
+  const audioFormat = { "audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3" }[part.mediaType];
+  if (audioFormat === "wav" || audioFormat === "mp3") {
+    return { type: "input_audio", input_audio: { data: part.data, format: audioFormat } };
+  }
+  return {
+    type: "file",
+    file: { file_data: `data:${part.mediaType};base64,${part.data}`, ...(part.filename ? { filename: part.filename } : {}) },
+  };
+}

@@ -1,0 +1,43 @@
+import OpenAI from "openai";
+
+const openAIBaseURL = "https://api.openai.com/v1";
+
+export interface OpenAIClientSettings {
+  apiKey: string | undefined;
+  baseURL: string | undefined;
+  organization: string | undefined;
+  headers: Record<string, string> | undefined;
+}
+
+/** The SDK client for the given settings (then the environment), with the SDK's retries off. */
+export function createOpenAIClient(settings: OpenAIClientSettings): OpenAI {
+  const baseURL = settings.baseURL ?? env("OPENAI_BASE_URL") ?? openAIBaseURL;
+  let apiKey = settings.apiKey ?? env("OPENAI_API_KEY");
+  if (apiKey === undefined) {
+    if (isOpenAIBaseURL(baseURL)) {
+      throw new TypeError("OpenAIChatModel needs an API key: pass { apiKey } or set OPENAI_API_KEY.");
+    }
+    apiKey = "not-needed"; // a local OpenAI-compatible server usually takes none
+  }
+  return new OpenAI({
+    apiKey,
+    baseURL,
+    ...(settings.organization === undefined ? {} : { organization: settings.organization }),
+    ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }),
+    maxRetries: 0,
+  });
+}
+
+/** Whether requests go to OpenAI itself rather than a compatible gateway. */
+export function isOpenAIBaseURL(url: string): boolean {
+  return trimSlash(url) === openAIBaseURL;
+}
+
+function env(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value === "" ? undefined : value;
+}
+
+export function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}

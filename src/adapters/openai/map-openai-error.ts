@@ -1,0 +1,88 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
+import { ProviderError, reasonFromStatus } from "../../core/errors/provider-error.js";
+import type { ProviderToolChoice } from "../../core/input.js";
+import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
+
+export interface OpenAIErrorContext {
+  providerId: string;
+  modelId: string;
+  /** The API key, kept out of every message (some gateways echo it back). */
+  apiKey?: string | undefined;
+  /** The tool_choice the request sent, to report a refusal of it to the ladder. */
+  toolChoice?: ProviderToolChoice | undefined;
+  /** What to do next, per reason, in this provider's words. */
+  hints?: Partial<Record<ProviderErrorReason, string>> | undefined;
+}
+
+const contentFilterCodes = new Set(["content_filter", "content_policy_violation"]);
+
+/**
+ * An `openai` SDK error as a ProviderError (the SDK error is its `cause`). Anything that is not an
+ * SDK error is returned unchanged. Classes are matched by name as well as by `instanceof`, so a
+ * client from another copy of the SDK maps the same.
+ */
+export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unknown {
+  if (!(error instanceof APIError) && !isSDKError(error)) return error;
+  const sdkError = error as APIError;
+  redact(sdkError, context.apiKey);
+  const where = `${context.providerId} ${context.modelId}`;
+  const options = { providerId: context.providerId, modelId: context.modelId, cause: sdkError };
+  if (error instanceof APIConnectionTimeoutError || sdkError.constructor.name === "APIConnectionTimeoutError") {
+    return new ProviderError(`${where}: the request timed out.`, { ...options, reason: "timeout" });
+  }
+  if (error instanceof APIConnectionError || (sdkError.status === undefined && !sdkError.error)) {
+    const cause = sdkError.cause instanceof Error ? ` (${sdkError.cause.message})` : "";
+    return new ProviderError(`${where}: could not reach the API: ${sdkError.message}${cause}`, { ...options, reason: "network" });
+  }
+  const status = sdkError.status;
+  const code = typeof sdkError.code === "string" ? sdkError.code : undefined;
+  // A filtered prompt is a 400 (never retried); the code tells it apart from a malformed request.
+  // No status but a body: an error event inside a stream that had started, reported by the server.
+  const reason = contentFilterCodes.has(code ?? "") ? "content-policy" : status === undefined ? "server" : reasonFromStatus(status);
+  // A 429 for an exhausted quota will not pass by waiting.
+  const quota = code === "insufficient_quota";
+  const rejectedParameter = rejectedToolChoice(sdkError, context.toolChoice);
+  const hint = quota
+    ? "The account has no quota left: check its plan and billing (retrying will not help)."
+    : rejectedParameter
+      ? `The endpoint refused tool_choice '${rejectedParameter.value}'.`
+      : context.hints?.[reason];
+  // The SDK error's message was redacted above, so this one is clean too.
+  return new ProviderError(`${where}: ${sdkError.message}${hint ? ` ${hint}` : ""}`, {
+    ...options,
+    statusCode: status,
+    reason,
+    isRetryable: quota ? false : undefined,
+    retryAfterMs: parseRetryAfter(sdkError.headers),
+    code,
+    rejectedParameter,
+  });
+}
+
+/** A 400 (or 422) that names tool_choice as the refused parameter or says its value is unsupported. */
+function rejectedToolChoice(error: APIError, sent: ProviderToolChoice | undefined): RejectedParameter | undefined {
+  if (sent === undefined || (error.status !== 400 && error.status !== 422)) return undefined;
+  const refuses =
+    error.param === "tool_choice" ||
+    (/tool[_ ]choice/i.test(error.message) && /unsupported|not supported|does not support|invalid|only|requires|must/i.test(error.message));
+  if (!refuses) return undefined;
+  return { name: "tool_choice", value: typeof sent === "string" ? sent : "single" };
+}
+
+function isSDKError(error: unknown): boolean {
+  const name = (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? "";
+  return name.endsWith("Error") && error !== null && typeof error === "object" && "status" in error && "headers" in error;
+}
+
+function redactText(text: string, secret: string | undefined): string {
+  return secret && secret.length >= 8 ? text.split(secret).join("[redacted]") : text;
+}
+
+/** The SDK error stays the cause as it came, but never with the key in its message or body. */
+function redact(error: APIError, secret: string | undefined): void {
+  const clean = redactText(error.message, secret);
+  if (clean !== error.message) Object.defineProperty(error, "message", { value: clean, configurable: true, writable: true });
+  const body = error.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === "string") body.message = redactText(body.message, secret);
+}

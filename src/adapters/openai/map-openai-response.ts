@@ -1,0 +1,34 @@
+import type { ChatCompletion } from "openai/resources/chat/completions";
+import type { ProviderOutput, ProviderToolCall } from "../../core/output.js";
+import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
+import { mapOpenAIUsage } from "./map-openai-usage.js";
+
+/** Reasoning text that OpenAI-compatible servers add to a message (`reasoning_content` or `reasoning`). */
+export function reasoningOf(message: object | null | undefined): string | undefined {
+  const fields = message as { reasoning_content?: unknown; reasoning?: unknown } | null | undefined;
+  const value = fields?.reasoning_content ?? fields?.reasoning;
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * A chat completion as a provider output: the first choice's text, reasoning and tool calls (the
+ * arguments as the raw string; the base class parses and repairs them). A refusal is the text, with
+ * finish reason `content-filter`. `raw` is the SDK's response, as it came.
+ */
+export function mapOpenAIResponse(completion: ChatCompletion): ProviderOutput {
+  const choice = completion.choices?.[0];
+  const message = choice?.message;
+  const toolCalls: ProviderToolCall[] = [];
+  for (const call of message?.tool_calls ?? []) {
+    if (call.type === "function") toolCalls.push({ id: call.id, name: call.function.name, args: call.function.arguments });
+  }
+  const refusal = message?.content == null && message?.refusal ? message.refusal : undefined;
+  return {
+    text: message?.content ?? refusal ?? "",
+    reasoning: reasoningOf(message),
+    toolCalls,
+    finishReason: refusal === undefined ? mapOpenAIFinishReason(choice?.finish_reason) : "content-filter",
+    usage: mapOpenAIUsage(completion.usage),
+    raw: completion,
+  };
+}

@@ -1,0 +1,115 @@
+import type OpenAI from "openai";
+import { ChatModel } from "../../core/chat-model.js";
+import type { ChatModelOptions } from "../../core/chat-model-options.js";
+import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
+import type { ProviderInput, RunContext } from "../../core/input.js";
+import type { ProviderOutput } from "../../core/output.js";
+import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
+import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
+import { abortError } from "../../internal/abort.js";
+import { createOpenAIClient, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
+import { mapOpenAIError } from "./map-openai-error.js";
+import { mapOpenAIResponse } from "./map-openai-response.js";
+import { mapOpenAIStream } from "./map-openai-stream.js";
+import type { MaxTokensField } from "./to-openai-request.js";
+import { toOpenAIRequest } from "./to-openai-request.js";
+
+export interface OpenAIChatModelOptions extends ChatModelOptions {
+  /** @default process.env.OPENAI_API_KEY */
+  apiKey?: string;
+  /**
+   * An OpenAI-compatible endpoint (a gateway, vLLM, LiteLLM, …). A custom one drops `"required"`
+   * from the default `toolChoiceSupport`, since many gateways refuse it; pass `toolChoiceSupport` to keep it.
+   * @default process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1"
+   */
+  baseURL?: string;
+  /** @default process.env.OPENAI_ORG_ID */
+  organization?: string;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  /**
+   * A ready `openai` client, used as it is (`apiKey`, `baseURL`, `organization` and `headers` are
+   * then ignored). Create it with `maxRetries: 0`: keelson owns the retries, and the SDK's own would
+   * multiply them and hide each attempt.
+   */
+  client?: OpenAI;
+  /**
+   * The body field that carries `parameters.maxTokens`. OpenAI deprecated `max_tokens`, and its
+   * reasoning models refuse it; most OpenAI-compatible servers know only `max_tokens`.
+   * @default "max_completion_tokens" on api.openai.com, "max_tokens" on any other baseURL
+   */
+  maxTokensField?: MaxTokensField;
+}
+
+/**
+ * A chat model on OpenAI's chat completions API (or any OpenAI-compatible endpoint), through the
+ * `openai` SDK with its retries off: keelson's base class is the one retry owner.
+ *
+ * Profile: all four tool_choice values (`"required"` dropped for a custom baseURL); JSON-schema
+ * structured output with `strict: true`, since only strict mode guarantees the reply matches the
+ * schema (keelson sends strict-form schemas and removes the nulls it adds for optional fields;
+ * set `strictResponseFormat: false` for a schema strict mode cannot express); an object at the
+ * root of a response format, as the API demands.
+ */
+export class OpenAIChatModel extends ChatModel {
+  readonly providerId: string = "openai";
+  /** The SDK client every request goes through. */
+  readonly client: OpenAI;
+  readonly maxTokensField: MaxTokensField;
+
+  constructor(modelId: string, options: OpenAIChatModelOptions = {}) {
+    const { apiKey, baseURL, organization, headers, client, maxTokensField, ...rest } = options;
+    const sdk = client ?? createOpenAIClient({ apiKey, baseURL, organization, headers });
+    const isGateway = !isOpenAIBaseURL(sdk.baseURL);
+    const toolChoiceSupport: ToolChoiceMode[] = isGateway ? ["auto", "none", "single"] : ["auto", "none", "required", "single"];
+    super(modelId, rest, { toolChoiceSupport, supportsStructuredOutput: true, supportsTopLevelUnion: false, strictResponseFormat: true });
+    this.client = sdk;
+    this.maxTokensField = maxTokensField ?? (isGateway ? "max_tokens" : "max_completion_tokens");
+  }
+
+  protected override get endpoint(): string {
+    return trimSlash(this.client.baseURL);
+  }
+
+  protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
+    const body = toOpenAIRequest(input, this.modelId, this.maxTokensField);
+    try {
+      const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal: context.signal });
+      return mapOpenAIResponse(completion);
+    } catch (error) {
+      throw this.toProviderError(error, input, context.signal);
+    }
+  }
+
+  protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
+    const body = toOpenAIRequest(input, this.modelId, this.maxTokensField);
+    try {
+      const stream = await this.client.chat.completions.create(
+        { ...body, stream: true, stream_options: { ...body.stream_options, include_usage: true } },
+        { signal: context.signal },
+      );
+      yield* mapOpenAIStream(stream);
+    } catch (error) {
+      throw this.toProviderError(error, input, context.signal);
+    }
+  }
+
+  /** What to do next after an error, per reason, in this provider's words. */
+  protected errorHints(): Partial<Record<ProviderErrorReason, string>> {
+    return {
+      authentication: "Check the API key (the apiKey option or OPENAI_API_KEY) and its project's access.",
+      "not-found": `Check the model id '${this.modelId}' and that the key's project may use it.`,
+    };
+  }
+
+  private toProviderError(error: unknown, input: ProviderInput, signal: AbortSignal): unknown {
+    if (signal.aborted) return abortError(signal);
+    return mapOpenAIError(error, {
+      providerId: this.providerId,
+      modelId: this.modelId,
+      apiKey: typeof this.client.apiKey === "string" ? this.client.apiKey : undefined,
+      toolChoice: input.toolChoice,
+      hints: this.errorHints(),
+    });
+  }
+}
