@@ -4,7 +4,7 @@
  * provider with KEELSON_MODEL=ollama:llama3.1 (or openai:gpt-4o, bedrock:…). Same agent code.
  */
 import { z } from "zod";
-import { defineTool, type ChatModel, type Message } from "keelson";
+import { createChatModel, defineTool, type ChatModel, type Message } from "keelson";
 import { ScriptedChatModel, toolCallStep } from "keelson/testing";
 
 const lookupIncident = defineTool({
@@ -32,7 +32,7 @@ async function chooseModel(): Promise<ChatModel> {
       toolCallStep("answer", { summary: "INC-001 is an auth-api outage (logins fail with 503); the identity team owns it." }),
     ]);
   }
-  throw new Error(`KEELSON_MODEL=${name}: provider adapters are not wired into the quickstart yet.`);
+  return createChatModel(name);
 }
 
 export async function runAgent(model: ChatModel, question: string): Promise<string> {

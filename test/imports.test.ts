@@ -6,7 +6,11 @@ import { describe, expect, it } from "vitest";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const providerSDKs = ["openai", "ollama", "@aws-sdk/client-bedrock-runtime"];
 
-/** Every package a module can load, following the project's own imports (static and dynamic). */
+/**
+ * Every package a module loads when it is imported, following the project's own imports (static
+ * and dynamic). Provider SDKs go through lazyRequire, loaded only when a model is built: the runtime
+ * test below checks that side.
+ */
 function reachablePackages(entry: string): Set<string> {
   const packages = new Set<string>();
   const seen = new Set<string>();
@@ -16,8 +20,7 @@ function reachablePackages(entry: string): Set<string> {
     const source = readFileSync(file, "utf8");
     const specifiers = [
       ...source.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+"([^"]+)"/gm),
-      ...source.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g),
-      ...source.matchAll(/lazyRequire<[^>]*>\(\s*"([^"]+)"/g),
+      ...source.matchAll(/(?<!typeof )\bimport\(\s*"([^"]+)"\s*\)/g),
       ...source.matchAll(/\brequire\(\s*"([^"]+)"\s*\)/g),
     ].map((match) => match[1]!);
     for (const specifier of specifiers) {
@@ -41,5 +44,25 @@ describe("package entry points", () => {
     const packages = reachablePackages("src/index.ts");
     expect(packages).toContain("eventemitter3");
     expect(packages).toContain("jsonrepair");
+  });
+});
+
+describe("importing keelson at runtime", () => {
+  it("should load no provider SDK until a model is built, and load it then", async () => {
+    const { execFile } = await import("node:child_process");
+    const { promisify } = await import("node:util");
+    const script = `
+      const { createRequire } = await import("node:module");
+      const require = createRequire(import.meta.url);
+      const loaded = () => Object.keys(require.cache).filter((path) => /node_modules\\/(openai|ollama|@aws-sdk)\\//.test(path)).length;
+      const keelson = await import("./src/index.ts");
+      await import("./src/testing/index.ts");
+      const before = loaded();
+      keelson.createChatModel("ollama:llama3.1");
+      console.log(JSON.stringify({ before, after: loaded() }));
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root });
+    expect(JSON.parse(stdout)).toEqual({ before: 0, after: expect.any(Number) });
+    expect(JSON.parse(stdout).after).toBeGreaterThan(0);
   });
 });

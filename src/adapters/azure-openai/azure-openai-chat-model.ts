@@ -1,4 +1,5 @@
-import { AzureOpenAI } from "openai";
+import type { AzureOpenAI } from "openai";
+import { loadOpenAISDK } from "../openai/load-openai-sdk.js";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import { OpenAIChatModel } from "../openai/openai-chat-model.js";
 import type { OpenAIChatModelOptions } from "../openai/openai-chat-model.js";
@@ -71,7 +72,8 @@ function createAzureClient(deployment: string, settings: AzureClientSettings): A
   if (apiKey === undefined && !settings.azureADTokenProvider) {
     throw new TypeError("AzureOpenAIChatModel needs credentials: pass { apiKey } or { azureADTokenProvider }, or set AZURE_OPENAI_API_KEY.");
   }
-  return new AzureOpenAI({
+  const { AzureOpenAI: AzureOpenAIClient } = loadOpenAISDK();
+  return new AzureOpenAIClient({
     endpoint,
     deployment,
     apiVersion: settings.apiVersion ?? env("OPENAI_API_VERSION") ?? defaultAzureAPIVersion,

@@ -1,4 +1,5 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
+import { loadOpenAISDK } from "./load-openai-sdk.js";
 
 const openAIBaseURL = "https://api.openai.com/v1";
 
@@ -19,7 +20,8 @@ export function createOpenAIClient(settings: OpenAIClientSettings): OpenAI {
     }
     apiKey = "not-needed"; // a local OpenAI-compatible server usually takes none
   }
-  return new OpenAI({
+  const { OpenAI: OpenAIClient } = loadOpenAISDK();
+  return new OpenAIClient({
     apiKey,
     baseURL,
     ...(settings.organization === undefined ? {} : { organization: settings.organization }),

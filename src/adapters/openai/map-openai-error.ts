@@ -1,4 +1,4 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import type { APIError } from "openai";
 import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
 import { ProviderError, reasonFromStatus } from "../../core/errors/provider-error.js";
 import type { ProviderToolChoice } from "../../core/input.js";
@@ -23,15 +23,15 @@ const contentFilterCodes = new Set(["content_filter", "content_policy_violation"
  * client from another copy of the SDK maps the same.
  */
 export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unknown {
-  if (!(error instanceof APIError) && !isSDKError(error)) return error;
+  if (!isSDKError(error)) return error;
   const sdkError = error as APIError;
   redact(sdkError, context.apiKey);
   const where = `${context.providerId} ${context.modelId}`;
   const options = { providerId: context.providerId, modelId: context.modelId, cause: sdkError };
-  if (error instanceof APIConnectionTimeoutError || sdkError.constructor.name === "APIConnectionTimeoutError") {
+  if (sdkError.constructor.name === "APIConnectionTimeoutError") {
     return new ProviderError(`${where}: the request timed out.`, { ...options, reason: "timeout" });
   }
-  if (error instanceof APIConnectionError || (sdkError.status === undefined && !sdkError.error)) {
+  if (sdkError.constructor.name === "APIConnectionError" || (sdkError.status === undefined && !sdkError.error)) {
     const cause = sdkError.cause instanceof Error ? ` (${sdkError.cause.message})` : "";
     return new ProviderError(`${where}: could not reach the API: ${sdkError.message}${cause}`, { ...options, reason: "network" });
   }

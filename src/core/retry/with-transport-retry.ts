@@ -49,10 +49,11 @@ function retryDelay(error: ProviderError, attempt: number, options: TransportRet
           isRetryable: false,
           retryAfterMs: error.retryAfterMs,
           code: error.code,
+          rejectedParameter: error.rejectedParameter,
           providerId: error.providerId,
           modelId: error.modelId,
           cause: error,
-        } as ConstructorParameters<typeof ProviderError>[1],
+        },
       );
     }
     return error.retryAfterMs;

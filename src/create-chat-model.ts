@@ -1,0 +1,52 @@
+import { AzureOpenAIChatModel, type AzureOpenAIChatModelOptions } from "./adapters/azure-openai/index.js";
+import { BedrockChatModel, type BedrockChatModelOptions } from "./adapters/bedrock/index.js";
+import { OllamaChatModel, type OllamaChatModelOptions } from "./adapters/ollama/index.js";
+import { OpenAIChatModel, type OpenAIChatModelOptions } from "./adapters/openai/index.js";
+import type { ChatModel } from "./core/chat-model.js";
+import { ScriptedChatModel, type ScriptedChatModelOptions } from "./testing/scripted-chat-model.js";
+
+/** The options each provider name takes. */
+export interface ChatModelOptionsByProvider {
+  openai: OpenAIChatModelOptions;
+  "azure-openai": AzureOpenAIChatModelOptions;
+  azure: AzureOpenAIChatModelOptions;
+  ollama: OllamaChatModelOptions;
+  bedrock: BedrockChatModelOptions;
+  "amazon-bedrock": BedrockChatModelOptions;
+  scripted: ScriptedChatModelOptions;
+}
+
+export type ProviderName = keyof ChatModelOptionsByProvider;
+
+const factories: { [P in ProviderName]: (modelId: string, options: ChatModelOptionsByProvider[P]) => ChatModel } = {
+  openai: (modelId, options) => new OpenAIChatModel(modelId, options),
+  "azure-openai": (modelId, options) => new AzureOpenAIChatModel(modelId, options),
+  azure: (modelId, options) => new AzureOpenAIChatModel(modelId, options),
+  ollama: (modelId, options) => new OllamaChatModel(modelId, options),
+  bedrock: (modelId, options) => new BedrockChatModel(modelId, options),
+  "amazon-bedrock": (modelId, options) => new BedrockChatModel(modelId, options),
+  // A scripted model built by name has an empty script: for wiring checks, not for answers.
+  scripted: (modelId, options) => new ScriptedChatModel([], { ...options, modelId }),
+};
+
+/**
+ * A model from a `provider:model` name — the provider before the first colon, the model id after
+ * it (`"ollama:granite4:micro"` is model `granite4:micro` on Ollama). Adapters load their provider
+ * SDK only when built; a missing SDK is a MissingDependencyError naming the `npm install` to run.
+ */
+export function createChatModel<P extends ProviderName>(name: `${P}:${string}`, options?: ChatModelOptionsByProvider[P]): ChatModel;
+export function createChatModel(name: string, options?: Record<string, unknown>): ChatModel;
+export function createChatModel(name: string, options: Record<string, unknown> = {}): ChatModel {
+  if (typeof name !== "string") throw new TypeError(`createChatModel expects "provider:model", got ${typeof name}.`);
+  const colon = name.indexOf(":");
+  const provider = (colon === -1 ? name : name.slice(0, colon)).trim().toLowerCase();
+  const modelId = colon === -1 ? "" : name.slice(colon + 1).trim();
+  const factory = Object.prototype.hasOwnProperty.call(factories, provider) ? factories[provider as ProviderName] : undefined;
+  if (!factory) {
+    throw new TypeError(`Unknown provider '${provider}' in "${name}". Known providers: ${Object.keys(factories).join(", ")}.`);
+  }
+  if (modelId === "") {
+    throw new TypeError(`"${name}" names no model: write "${provider}:<model id>", e.g. "ollama:llama3.1".`);
+  }
+  return (factory as (modelId: string, options: Record<string, unknown>) => ChatModel)(modelId, options);
+}
