@@ -5,10 +5,8 @@ import type { Attempt, ChatModelOutput, ProviderOutput } from "../output.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
 import type { CallHost } from "./call-host.js";
-import { finalizeOutput } from "./finalize-output.js";
-import { attemptOf, canRepair, completeOutput, isOutputError } from "./output-errors.js";
+import { attemptOf, settleAttempt } from "./settle-attempt.js";
 import type { PreparedCall } from "./prepare-call.js";
-import { repairGuidance } from "./repair-guidance.js";
 import type { CallState } from "./request-with-retry.js";
 import { requestWithRetry } from "./request-with-retry.js";
 
@@ -62,23 +60,14 @@ export async function* runStream(
     }
     if (stopped) return partialOutput(assembler.output(), state.call, attempts);
     const raw = assembler.output();
-    try {
-      const final = finalizeOutput(raw, state.call.rules);
-      attempts.push(attemptOf(raw));
-      const output = completeOutput(final, state.call, attempts);
-      for (const toolCall of output.toolCalls) yield { type: "tool-call", toolCall };
-      yield { type: "finish", finishReason: output.finishReason, usage: output.usage };
-      return output;
-    } catch (error) {
-      if (!isOutputError(error)) throw error;
-      attempts.push(attemptOf(raw, error.message));
-      if (!canRepair(repairs, host.maxRepairAttempts)) throw error;
-      if (host.emitter.listenerCount("repair") > 0) {
-        host.emitter.emit("repair", { input: call.input, attempt: attempts.length, error });
-      }
-      guidance = repairGuidance(error, state.call.plan.allowedTools);
-      yield { type: "reset", reason: error.message };
+    const settled = settleAttempt(host, state.call, raw, attempts, repairs);
+    if (settled.output) {
+      for (const toolCall of settled.output.toolCalls) yield { type: "tool-call", toolCall };
+      yield { type: "finish", finishReason: settled.output.finishReason, usage: settled.output.usage };
+      return settled.output;
     }
+    guidance = settled.guidance;
+    yield { type: "reset", reason: settled.error.message };
   }
 }
 

@@ -5,7 +5,11 @@ import { ToolCallError } from "../errors/tool-call-error.js";
 import type { Attempt, ChatModelOutput, ProviderOutput } from "../output.js";
 import { emptyUsage, normalizeUsage } from "../usage.js";
 import type { Usage } from "../usage.js";
+import type { Message } from "../messages.js";
+import type { CallHost } from "./call-host.js";
 import type { FinalOutput } from "./finalize-output.js";
+import { finalizeOutput } from "./finalize-output.js";
+import { repairGuidance } from "./repair-guidance.js";
 import type { PreparedCall } from "./prepare-call.js";
 
 /** An unusable reply that a re-ask may fix. */
@@ -13,9 +17,30 @@ export function isOutputError(error: unknown): error is ChatModelError {
   return ToolCallError.isInstance(error) || EmptyResponseError.isInstance(error) || StructuredOutputError.isInstance(error);
 }
 
-/** Whether the repair budget has room for another re-ask. */
-export function canRepair(repairsDone: number, maxRepairAttempts: number): boolean {
-  return repairsDone < maxRepairAttempts;
+/**
+ * Settles one attempt: its output made final, or — when unusable and the repair budget has room —
+ * the guidance for a re-ask (the `repair` event emitted). Past the budget the error is thrown.
+ */
+export function settleAttempt(
+  host: CallHost,
+  call: PreparedCall,
+  raw: ProviderOutput,
+  attempts: Attempt[],
+  repairsDone: number,
+): { output: ChatModelOutput; guidance?: undefined; error?: undefined } | { output?: undefined; guidance: Message[]; error: ChatModelError } {
+  try {
+    const final = finalizeOutput(raw, call.rules);
+    attempts.push(attemptOf(raw));
+    return { output: completeOutput(final, call, attempts) };
+  } catch (error) {
+    if (!isOutputError(error)) throw error;
+    attempts.push(attemptOf(raw, error.message));
+    if (repairsDone >= host.maxRepairAttempts) throw error;
+    if (host.emitter.listenerCount("repair") > 0) {
+      host.emitter.emit("repair", { input: call.input, attempt: attempts.length, error });
+    }
+    return { guidance: repairGuidance(error, call.plan.allowedTools), error };
+  }
 }
 
 export function attemptOf(raw: ProviderOutput, rejected?: string): Attempt {
