@@ -1,4 +1,4 @@
-import { abortError, anySignal, isAbortError, throwIfAborted } from "../internal/abort.js";
+import { abortError, isAbortError, linkSignals, throwIfAborted } from "../internal/abort.js";
 import { cacheKey } from "./cache/cache-key.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
@@ -28,8 +28,6 @@ import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
 import { ChatModelStream } from "./stream/chat-model-stream.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
-
-const neverAborted = new AbortController().signal;
 
 /**
  * One chat-model interface for every provider. The base class owns the pipeline — input
@@ -96,7 +94,7 @@ export abstract class ChatModel {
   /** One reply. */
   async create(input: ChatModelInput): Promise<ChatModelOutput> {
     this.emit("start", { input });
-    const signal = callSignal(input);
+    const { signal, dispose } = callSignal(input);
     try {
       throwIfAborted(signal);
       const call = this.prepare(input);
@@ -109,6 +107,8 @@ export abstract class ChatModel {
       this.emit("error", { input, error });
       this.emit("finish", { input, error });
       throw error;
+    } finally {
+      dispose();
     }
   }
 
@@ -151,7 +151,7 @@ export abstract class ChatModel {
   private async *streamCall(input: ChatModelInput): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
     this.emit("start", { input });
     const stopController = new AbortController();
-    const signal = callSignal(input, stopController.signal);
+    const { signal, dispose } = callSignal(input, stopController.signal);
     let settled = false;
     try {
       throwIfAborted(signal);
@@ -175,6 +175,7 @@ export abstract class ChatModel {
         this.emit("error", { input, error });
         this.emit("finish", { input, error });
       }
+      dispose();
     }
   }
 
@@ -278,9 +279,14 @@ function sentToolChoice(call: PreparedCall, value: string): boolean {
   return typeof sent === "object" ? value === "single" : sent === value;
 }
 
-function callSignal(input: ChatModelInput, extra?: AbortSignal): AbortSignal {
+/**
+ * The call's own signal (the caller's signal, the per-call timeout, the stream's stop), unlinked
+ * by `dispose` when the call ends: SDKs add abort listeners they never remove, which must land on
+ * this short-lived signal, never pile up on a caller's long-lived one.
+ */
+function callSignal(input: ChatModelInput, extra?: AbortSignal): { signal: AbortSignal; dispose: () => void } {
   const timeout = input?.timeout === undefined ? undefined : AbortSignal.timeout(input.timeout);
-  return anySignal([input?.signal, timeout, extra]) ?? neverAborted;
+  return linkSignals([input?.signal, timeout, extra]);
 }
 
 function settleError(error: unknown, signal: AbortSignal): Error {

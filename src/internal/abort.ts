@@ -45,6 +45,30 @@ export function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal | u
 }
 
 /**
+ * A fresh signal that aborts (with the same reason) when any of the given ones does, undefined
+ * entries skipped; `dispose` unlinks it. Not `AbortSignal.any`: on Node 20 a long-lived source
+ * keeps every signal derived from it alive, so one app-wide signal over many calls grows the heap.
+ */
+export function linkSignals(signals: (AbortSignal | undefined)[]): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  const aborted = present.find((signal) => signal.aborted);
+  if (aborted) {
+    controller.abort(aborted.reason);
+    return { signal: controller.signal, dispose: () => undefined };
+  }
+  const dispose = () => {
+    for (const signal of present) signal.removeEventListener("abort", onAbort);
+  };
+  const onAbort = (event: Event) => {
+    dispose();
+    controller.abort((event.target as AbortSignal).reason);
+  };
+  for (const signal of present) signal.addEventListener("abort", onAbort, { once: true });
+  return { signal: controller.signal, dispose };
+}
+
+/**
  * `promise`, or an AbortError as soon as `signal` aborts — for a request the SDK cannot cancel
  * (a caller's own client). The abandoned promise's later rejection is swallowed.
  */
