@@ -112,7 +112,16 @@ export abstract class ChatModel {
     }
   }
 
-  /** One reply, streamed. The request starts when the stream is iterated or `final()` is called. */
+  /**
+   * One reply, streamed. The request starts when the stream is iterated or `final()` is called.
+   *
+   * Failures and retries: a transport error before the first chunk is retried like `create`'s. Once
+   * a chunk has reached the caller there is no silent retry: a stream that breaks (connection lost,
+   * cut short, a malformed event, an error event) rejects with a `ProviderError` whose
+   * `partialOutput` holds what arrived — never a partial reply presented as complete. A `reset`
+   * chunk means keelson re-asked the model for an unusable reply and what came before is void.
+   * An abort (the `signal`, the `timeout`) rejects with the platform `AbortError` / `TimeoutError`.
+   */
   createStream(input: ChatModelInput): ChatModelStream {
     return new ChatModelStream(() => this.streamCall(input));
   }

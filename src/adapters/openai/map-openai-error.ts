@@ -18,12 +18,13 @@ export interface OpenAIErrorContext {
 const contentFilterCodes = new Set(["content_filter", "content_policy_violation"]);
 
 /**
- * An `openai` SDK error as a ProviderError (the SDK error is its `cause`). Anything that is not an
- * SDK error is returned unchanged. Classes are matched by name as well as by `instanceof`, so a
- * client from another copy of the SDK maps the same.
+ * An `openai` SDK error as a ProviderError (the SDK error is its `cause`). So is what the SDK lets
+ * through from below it: a body that is not JSON (`SyntaxError`) and a connection lost while the
+ * body was read (fetch's `TypeError: terminated`). Anything else is returned unchanged. Classes are
+ * matched by name as well as by `instanceof`, so a client from another copy of the SDK maps the same.
  */
 export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unknown {
-  if (!isSDKError(error)) return error;
+  if (!isSDKError(error)) return mapUnreadableResponse(error, context);
   const sdkError = error as APIError;
   redact(sdkError, context.apiKey);
   const where = `${context.providerId} ${context.modelId}`;
@@ -58,6 +59,31 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
     code,
     rejectedParameter,
   });
+}
+
+/** A 200 whose body is not a chat completion (an HTML page, an empty body): a gateway answered, not the API. */
+export function notACompletion(body: unknown, context: OpenAIErrorContext): ProviderError {
+  const shown = typeof body === "string" ? `text starting ${JSON.stringify(redactText(body.slice(0, 60), context.apiKey))}` : typeof body;
+  return new ProviderError(
+    `${context.providerId} ${context.modelId}: the API answered 200 with a body that is not a chat completion (${shown}). ` +
+      "Check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page.",
+    { providerId: context.providerId, modelId: context.modelId, reason: "server" },
+  );
+}
+
+function mapUnreadableResponse(error: unknown, context: OpenAIErrorContext): unknown {
+  const options = { providerId: context.providerId, modelId: context.modelId, cause: error };
+  const where = `${context.providerId} ${context.modelId}`;
+  if (error instanceof SyntaxError) {
+    return new ProviderError(`${where}: the API sent a body that is not valid JSON (${redactText(error.message, context.apiKey)}).`, {
+      ...options,
+      reason: "server",
+    });
+  }
+  if (error instanceof TypeError && error.message === "terminated") {
+    return new ProviderError(`${where}: the connection was lost while the response was being read.`, { ...options, reason: "network" });
+  }
+  return error;
 }
 
 /** A 400 (or 422) that names tool_choice as the refused parameter or says its value is unsupported. */

@@ -1,4 +1,5 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { ProviderError } from "../../core/errors/provider-error.js";
 import type { FinishReason } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { Usage } from "../../core/usage.js";
@@ -9,9 +10,13 @@ import { reasoningOf } from "./map-openai-response.js";
 /**
  * chat.completion.chunk events as keelson chunks: text, reasoning and tool-call deltas (merged by
  * `index` downstream), usage from the usage chunk `stream_options.include_usage` adds, then one
- * `finish` whose `raw` is every chunk received (Azure's filter results included).
+ * `finish` whose `raw` is every chunk received (Azure's filter results included). A stream that
+ * ends before any `finish_reason` was cut short: a retryable network ProviderError, never an answer.
  */
-export async function* mapOpenAIStream(stream: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<ChatModelChunk> {
+export async function* mapOpenAIStream(
+  stream: AsyncIterable<ChatCompletionChunk>,
+  where: { providerId: string; modelId: string },
+): AsyncGenerator<ChatModelChunk> {
   const received: ChatCompletionChunk[] = [];
   let finishReason: FinishReason | undefined;
   let usage: Partial<Usage> | undefined;
@@ -42,6 +47,12 @@ export async function* mapOpenAIStream(stream: AsyncIterable<ChatCompletionChunk
     }
     if (choice.finish_reason && finishReason !== "content-filter") finishReason = mapOpenAIFinishReason(choice.finish_reason);
   }
-  // A stream that ended without a finish_reason was cut short.
-  yield { type: "finish", finishReason: finishReason ?? "other", ...(usage ? { usage } : {}), raw: received };
+  // The SDK ends quietly when the body stops early; only a finish_reason says the reply is whole.
+  if (finishReason === undefined) {
+    throw new ProviderError(
+      `${where.providerId} ${where.modelId}: the stream ended before its final chunk (no finish_reason after ${received.length} chunks).`,
+      { ...where, reason: "network" },
+    );
+  }
+  yield { type: "finish", finishReason, ...(usage ? { usage } : {}), raw: received };
 }

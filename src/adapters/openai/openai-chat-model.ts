@@ -8,7 +8,8 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
 import { abortError } from "../../internal/abort.js";
 import { createOpenAIClient, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
-import { mapOpenAIError } from "./map-openai-error.js";
+import type { OpenAIErrorContext } from "./map-openai-error.js";
+import { mapOpenAIError, notACompletion } from "./map-openai-error.js";
 import { mapOpenAIResponse } from "./map-openai-response.js";
 import { mapOpenAIStream } from "./map-openai-stream.js";
 import type { MaxTokensField } from "./to-openai-request.js";
@@ -75,6 +76,7 @@ export class OpenAIChatModel extends ChatModel {
     const body = toOpenAIRequest(input, this.modelId, this.maxTokensField);
     try {
       const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal: context.signal });
+      if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, this.errorContext(input));
       return mapOpenAIResponse(completion);
     } catch (error) {
       throw this.toProviderError(error, input, context.signal);
@@ -88,7 +90,7 @@ export class OpenAIChatModel extends ChatModel {
         { ...body, stream: true, stream_options: { ...body.stream_options, include_usage: true } },
         { signal: context.signal },
       );
-      yield* mapOpenAIStream(stream);
+      yield* mapOpenAIStream(stream, { providerId: this.providerId, modelId: this.modelId });
     } catch (error) {
       throw this.toProviderError(error, input, context.signal);
     }
@@ -104,12 +106,16 @@ export class OpenAIChatModel extends ChatModel {
 
   private toProviderError(error: unknown, input: ProviderInput, signal: AbortSignal): unknown {
     if (signal.aborted) return abortError(signal);
-    return mapOpenAIError(error, {
+    return mapOpenAIError(error, this.errorContext(input));
+  }
+
+  private errorContext(input: ProviderInput): OpenAIErrorContext {
+    return {
       providerId: this.providerId,
       modelId: this.modelId,
       apiKey: typeof this.client.apiKey === "string" ? this.client.apiKey : undefined,
       toolChoice: input.toolChoice,
       hints: this.errorHints(),
-    });
+    };
   }
 }

@@ -1,3 +1,4 @@
+import type { ProviderOutput } from "../output.js";
 import type { ChatModelErrorOptions } from "./chat-model-error.js";
 import { ChatModelError } from "./chat-model-error.js";
 
@@ -42,6 +43,12 @@ export class ProviderError extends ChatModelError {
   readonly retryAfterMs: number | undefined;
   readonly code: string | undefined;
   readonly rejectedParameter: RejectedParameter | undefined;
+  /**
+   * What a stream had delivered when it failed (text, reasoning, tool-call fragments), set only when
+   * chunks had already reached the caller. Such a stream is never retried silently: the caller saw
+   * tokens, so keelson raises this error instead, and retrying is the caller's choice.
+   */
+  declare partialOutput?: ProviderOutput;
 
   constructor(message: string, options: ProviderErrorOptions = {}) {
     super(message, options);

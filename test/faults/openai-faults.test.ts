@@ -1,0 +1,239 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { OpenAIChatModel } from "../../src/adapters/openai/index.js";
+import type { OpenAIChatModelOptions } from "../../src/adapters/openai/index.js";
+import { ProviderError } from "../../src/index.js";
+import type { ChatModelChunk, ChatModelInput } from "../../src/index.js";
+import type { Handler, LoopbackServer } from "../support/loopback-server.js";
+import { sendJSON, startLoopbackServer } from "../support/loopback-server.js";
+import { openAITextReply, readOwnOpenAIFixture } from "../support/openai-wire.js";
+import { callModes, type CallMode } from "../support/run-modes.js";
+import {
+  answerRaw,
+  htmlPage,
+  neverAnswer,
+  perPrompt,
+  requestsFor,
+  resetBeforeResponse,
+  resetMidBody,
+  stallAfter,
+} from "./fault-server.js";
+
+const sse = "text/event-stream";
+const chunk = (delta: object, finishReason: string | null = null) =>
+  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
+const firstText = chunk({ role: "assistant", content: "Hel" });
+
+/** The normal reply ("Hello there"), as JSON for create and as SSE for createStream. */
+const ok: Handler = (request, response) => {
+  const reply = openAITextReply("Hello there");
+  const step = request.json?.stream ? reply.stream! : reply.create!;
+  response.writeHead(200, step.headers);
+  response.end(step.body as string);
+};
+
+let server: LoopbackServer;
+beforeEach(async () => {
+  server = await startLoopbackServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function model(options: OpenAIChatModelOptions = {}): OpenAIChatModel {
+  return new OpenAIChatModel("gpt-4o-mini", {
+    baseURL: `${server.url}/v1`,
+    apiKey: "sk-faults-0123456789",
+    retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 5 },
+    ...options,
+  });
+}
+
+const input = (prompt = "hi", extra: Partial<ChatModelInput> = {}): ChatModelInput => ({ messages: [{ role: "user", content: prompt }], ...extra });
+
+/** Runs one call; returns its output or its error, and the chunks a stream delivered first. */
+async function settle(subject: OpenAIChatModel, call: ChatModelInput, mode: CallMode) {
+  const chunks: ChatModelChunk[] = [];
+  try {
+    if (mode === "create") return { output: await subject.create(call), chunks };
+    const stream = subject.createStream(call);
+    for await (const next of stream) chunks.push(next);
+    return { output: await stream.final(), chunks };
+  } catch (error) {
+    return { error: error as Error & Partial<ProviderError>, chunks };
+  }
+}
+
+function textOf(chunks: ChatModelChunk[]): string {
+  return chunks.map((next) => (next.type === "text-delta" ? next.text : "")).join("");
+}
+
+describe("OpenAIChatModel under faults", () => {
+  describe.each(callModes)("%s", (mode) => {
+    it("should honour Retry-After in seconds, as an HTTP date, and retry-after-ms, then succeed (two requests each)", async () => {
+      const subject = model();
+      const delays = new Map<string, number>();
+      subject.emitter.on("retry", ({ input: call, delayMs }) => delays.set(String(call.messages[0]!.content), delayMs));
+      const fail = (status: number, headers: Record<string, string>) => answerRaw(status, "application/json", '{"error":{"message":"slow down"}}', headers);
+      // An HTTP date has whole seconds: this one is 1 to 2 s ahead.
+      const inTwoSeconds = new Date(Math.floor((Date.now() + 2_000) / 1000) * 1000).toUTCString();
+      const cases = {
+        seconds: fail(429, { "retry-after": "1" }),
+        date: fail(503, { "retry-after": inTwoSeconds }),
+        milliseconds: fail(429, { "retry-after-ms": "40", "retry-after": "30" }),
+      };
+      const handlers = new Map(Object.entries(cases));
+      server.handle((request, response) => {
+        const prompt = String(request.json.messages[0].content);
+        return requestsFor(server, prompt) === 1 ? handlers.get(prompt)!(request, response) : ok(request, response);
+      });
+      const started = performance.now();
+      const results = await Promise.all(Object.keys(cases).map(async (prompt) => ({ prompt, ...(await settle(subject, input(prompt), mode)), at: performance.now() - started })));
+      for (const result of results) {
+        expect(result.output?.text).toBe("Hello there");
+        expect(requestsFor(server, result.prompt)).toBe(2);
+        expect(result.at).toBeGreaterThanOrEqual(delays.get(result.prompt)! - 5);
+      }
+      expect(delays.get("seconds")).toBe(1_000);
+      expect(delays.get("milliseconds")).toBe(40); // retry-after-ms wins over Retry-After
+      expect(delays.get("date")).toBeGreaterThan(0);
+      expect(delays.get("date")).toBeLessThanOrEqual(2_000);
+    });
+
+    it("should fail at once, not retried, when Retry-After is past the cap, and say how long was asked", async () => {
+      server.handle(answerRaw(429, "application/json", '{"error":{"message":"slow down"}}', { "retry-after": "120" }));
+      const { error } = await settle(model(), input(), mode);
+      expect(ProviderError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ statusCode: 429, isRetryable: false, retryAfterMs: 120_000 });
+      expect(error!.message).toMatch(/asked to wait 120 s.*maxRetryAfterMs/);
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it("should not retry a 429 insufficient_quota", async () => {
+      server.handle((_request, response) => sendJSON(response, 429, readOwnOpenAIFixture("error-429-insufficient-quota.json")));
+      const { error } = await settle(model(), input(), mode);
+      expect(error).toMatchObject({ statusCode: 429, code: "insufficient_quota", isRetryable: false, reason: "rate-limit" });
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it("should retry a connection reset before the response and succeed", async () => {
+      perPrompt(server, resetBeforeResponse, ok);
+      const { output } = await settle(model(), input(), mode);
+      expect(output?.text).toBe("Hello there");
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it("should give up on a connection reset every time with a retryable network ProviderError after maxRetries + 1 requests", async () => {
+      server.handle(resetBeforeResponse);
+      const { error } = await settle(model(), input(), mode);
+      expect(error).toMatchObject({ name: "ProviderError", reason: "network", isRetryable: true });
+      expect(server.requests).toHaveLength(3);
+    });
+
+    it.each([
+      { fault: "an empty JSON body", handler: answerRaw(200, "application/json", "") },
+      { fault: "an empty body without a content type", handler: answerRaw(200, undefined, "") },
+      { fault: "an HTML page as text/html", handler: answerRaw(200, "text/html", htmlPage) },
+      { fault: "an HTML page labelled application/json", handler: answerRaw(200, "application/json", htmlPage) },
+      { fault: "a 502 HTML page", handler: answerRaw(502, "text/html", htmlPage) },
+    ])("should retry $fault as a server error and succeed", async ({ handler }) => {
+      perPrompt(server, handler, ok);
+      const { output } = await settle(model(), input(), mode);
+      expect(output?.text).toBe("Hello there");
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it.each([
+      { fault: "an empty JSON body", handler: answerRaw(200, "application/json", "") },
+      { fault: "an HTML page as text/html", handler: answerRaw(200, "text/html", htmlPage) },
+      { fault: "an HTML page labelled application/json", handler: answerRaw(200, "application/json", htmlPage) },
+    ])("should end $fault every time in a typed ProviderError, never an empty answer", async ({ handler }) => {
+      server.handle(handler);
+      const { error, output } = await settle(model(), input(), mode);
+      expect(output).toBeUndefined();
+      expect(ProviderError.isInstance(error)).toBe(true);
+      expect(error!.message).toMatch(/not a chat completion|not valid JSON|ended before its final chunk/);
+      expect(server.requests).toHaveLength(3);
+    });
+
+    it("should end a request the server never answers with the per-call timeout (TimeoutError), after one request", async () => {
+      server.handle(neverAnswer);
+      const { error } = await settle(model(), input("hi", { timeout: 100 }), mode);
+      expect(error?.name).toBe("TimeoutError");
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it("should end a request the server never answers with the signal (AbortError), after one request", async () => {
+      server.handle(neverAnswer);
+      const { error } = await settle(model(), input("hi", { signal: AbortSignal.timeout(100) }), mode);
+      expect(error?.name).toBe("TimeoutError");
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      const aborted = await settle(model(), input("hi", { signal: controller.signal }), mode);
+      expect(aborted.error?.name).toBe("AbortError");
+      expect(server.requests).toHaveLength(2);
+    });
+  });
+
+  describe("create", () => {
+    it("should retry a connection reset in the middle of the JSON body and succeed", async () => {
+      perPrompt(server, resetMidBody("application/json", '{"id":"chatcmpl-1","choices":[{"index":0,'), ok);
+      const { output } = await settle(model(), input(), "create");
+      expect(output?.text).toBe("Hello there");
+      expect(server.requests).toHaveLength(2);
+    });
+  });
+
+  describe("createStream", () => {
+    it.each([
+      { fault: "a connection reset", handler: resetMidBody(sse, firstText), reason: "network" },
+      { fault: "a stream that stops without its final chunk or [DONE]", handler: answerRaw(200, sse, firstText), reason: "network" },
+      { fault: "a malformed SSE line", handler: answerRaw(200, sse, `${firstText}data: {"choices": [\n\n${chunk({}, "stop")}data: [DONE]\n\n`), reason: "server" },
+      { fault: "an error event", handler: answerRaw(200, sse, `${firstText}data: {"error":{"message":"overloaded","type":"server_error"}}\n\n`), reason: "server" },
+    ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason }) => {
+      server.handle(handler);
+      const { error, output, chunks } = await settle(model(), input(), "createStream");
+      expect(output).toBeUndefined();
+      expect(textOf(chunks)).toBe("Hel");
+      expect(ProviderError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ reason, partialOutput: expect.objectContaining({ text: "Hel" }) });
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it.each([
+      { fault: "a connection reset", handler: resetMidBody(sse, chunk({ role: "assistant" })) },
+      { fault: "a stream cut short", handler: answerRaw(200, sse, chunk({ role: "assistant" })) },
+      { fault: "a malformed SSE line", handler: answerRaw(200, sse, "data: {not json\n\n") },
+    ])("should retry $fault before any text was delivered, and succeed", async ({ handler }) => {
+      perPrompt(server, handler, ok);
+      const { output, chunks } = await settle(model(), input(), "createStream");
+      expect(output?.text).toBe("Hello there");
+      expect(textOf(chunks)).toBe("Hello there");
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it("should take a stream that has its finish_reason but no [DONE] as complete", async () => {
+      server.handle(answerRaw(200, sse, firstText + chunk({ content: "lo" }, "stop")));
+      const { output } = await settle(model(), input(), "createStream");
+      expect(output).toMatchObject({ text: "Hello", finishReason: "stop" });
+    });
+
+    it("should end a stream aborted mid-body with AbortError, never with its partial text as the answer", async () => {
+      server.handle(stallAfter(sse, firstText));
+      const controller = new AbortController();
+      const stream = model().createStream(input("hi", { signal: controller.signal }));
+      const seen: string[] = [];
+      const outcome = (async () => {
+        for await (const next of stream) {
+          if (next.type === "text-delta") {
+            seen.push(next.text);
+            controller.abort();
+          }
+        }
+      })();
+      await expect(outcome).rejects.toMatchObject({ name: "AbortError" });
+      await expect(stream.final()).rejects.toMatchObject({ name: "AbortError" });
+      expect(seen).toEqual(["Hel"]);
+    });
+  });
+});
+
