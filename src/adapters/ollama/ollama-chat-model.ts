@@ -8,6 +8,7 @@ import { lazyRequire } from "../../internal/lazy-require.js";
 import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
 import { splitHostCredentials } from "./ollama-host.js";
+import { strictNDJSON } from "./strict-ndjson.js";
 import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
 import { settleOnAbort } from "../../internal/abort.js";
@@ -58,11 +59,13 @@ export class OllamaChatModel extends ChatModel {
       const allHeaders = target.authorization && !hasAuthorization ? { ...headers, authorization: target.authorization } : headers;
       // One light client per request, whose fetch also honours that request's signal: the SDK
       // passes no signal for non-streamed calls, and its abort() would end every stream at once.
+      // Its stream bodies are checked line by line (the SDK would skip a malformed line).
       this.clientFor = (signal) =>
         new OllamaClient({
           host: target.host,
           ...(allHeaders ? { headers: allHeaders } : {}),
-          fetch: (url, init) => baseFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }),
+          fetch: async (url, init) =>
+            strictNDJSON(await baseFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })),
         });
     }
   }

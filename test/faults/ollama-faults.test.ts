@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { OllamaChatModel } from "../../src/adapters/ollama/index.js";
+import type { OllamaChatModelOptions } from "../../src/adapters/ollama/index.js";
+import { ProviderError } from "../../src/index.js";
+import type { ChatModelChunk, ChatModelInput } from "../../src/index.js";
+import type { Handler, LoopbackServer } from "../support/loopback-server.js";
+import { startLoopbackServer } from "../support/loopback-server.js";
+import { callModes, type CallMode } from "../support/run-modes.js";
+import { replyWith } from "../adapters/ollama/ollama-harness.js";
+import { answerRaw, htmlPage, neverAnswer, perPrompt, resetBeforeResponse, resetMidBody, stallAfter } from "./fault-server.js";
+
+const ndjson = "application/x-ndjson";
+const line = (content: string, done = false) =>
+  `${JSON.stringify({ model: "llama3.2", created_at: "2025-01-01T00:00:00Z", message: { role: "assistant", content }, done, ...(done ? { done_reason: "stop", prompt_eval_count: 3, eval_count: 2 } : {}) })}\n`;
+const firstText = line("Hel");
+
+const ok: Handler = replyWith({
+  model: "llama3.2",
+  created_at: "2025-01-01T00:00:00Z",
+  message: { role: "assistant", content: "Hello there" },
+  done: true,
+  done_reason: "stop",
+  prompt_eval_count: 3,
+  eval_count: 2,
+});
+
+let server: LoopbackServer;
+beforeEach(async () => {
+  server = await startLoopbackServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function model(options: OllamaChatModelOptions = {}): OllamaChatModel {
+  return new OllamaChatModel("llama3.2", { host: server.url, retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 5 }, ...options });
+}
+
+const input = (extra: Partial<ChatModelInput> = {}): ChatModelInput => ({ messages: [{ role: "user", content: "hi" }], ...extra });
+
+async function settle(subject: OllamaChatModel, call: ChatModelInput, mode: CallMode) {
+  const chunks: ChatModelChunk[] = [];
+  try {
+    if (mode === "create") return { output: await subject.create(call), chunks };
+    const stream = subject.createStream(call);
+    for await (const next of stream) chunks.push(next);
+    return { output: await stream.final(), chunks };
+  } catch (error) {
+    return { error: error as Error & Partial<ProviderError>, chunks };
+  }
+}
+
+const textOf = (chunks: ChatModelChunk[]) => chunks.map((next) => (next.type === "text-delta" ? next.text : "")).join("");
+
+describe("OllamaChatModel under faults", () => {
+  describe.each(callModes)("%s", (mode) => {
+    it.each([
+      { fault: "a 429 with Retry-After", handler: answerRaw(429, "application/json", '{"error":"too many requests"}', { "retry-after": "0" }) },
+      { fault: "a 503 (server busy)", handler: answerRaw(503, "application/json", '{"error":"server busy, please try again"}') },
+      { fault: "a connection reset before the response", handler: resetBeforeResponse },
+      { fault: "an empty JSON body", handler: answerRaw(200, "application/json", "") },
+      { fault: "an HTML page", handler: answerRaw(200, "text/html", htmlPage) },
+      { fault: "a 502 HTML page", handler: answerRaw(502, "text/html", htmlPage) },
+    ])("should retry $fault and succeed with the second request", async ({ handler }) => {
+      perPrompt(server, handler, ok);
+      const { output } = await settle(model(), input(), mode);
+      expect(output?.text).toBe("Hello there");
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it.each([
+      { fault: "a connection reset", handler: resetBeforeResponse, reason: "network" },
+      { fault: "an HTML page", handler: answerRaw(200, "text/html", htmlPage), reason: /server|network/ },
+    ])("should end $fault every time in a typed ProviderError after maxRetries + 1 requests", async ({ handler, reason }) => {
+      server.handle(handler);
+      const { error, output } = await settle(model(), input(), mode);
+      expect(output).toBeUndefined();
+      expect(ProviderError.isInstance(error)).toBe(true);
+      expect(error!.reason).toMatch(reason);
+      expect(server.requests).toHaveLength(3);
+    });
+
+    it("should end a request the server never answers with the per-call timeout, and with the signal", async () => {
+      server.handle(neverAnswer);
+      expect((await settle(model(), input({ timeout: 100 }), mode)).error?.name).toBe("TimeoutError");
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      expect((await settle(model(), input({ signal: controller.signal }), mode)).error?.name).toBe("AbortError");
+      expect(server.requests).toHaveLength(2);
+    });
+  });
+
+  describe("create", () => {
+    it("should retry a connection reset in the middle of the JSON body and succeed", async () => {
+      perPrompt(server, resetMidBody("application/json", '{"model":"llama3.2","message":{'), ok);
+      const { output } = await settle(model(), input(), "create");
+      expect(output?.text).toBe("Hello there");
+      expect(server.requests).toHaveLength(2);
+    });
+  });
+
+  describe("createStream", () => {
+    it.each([
+      { fault: "a connection reset", handler: resetMidBody(ndjson, firstText), reason: "network" },
+      { fault: "a stream that stops without its done line", handler: answerRaw(200, ndjson, firstText + line("lo")), text: "Hello", reason: "network" },
+      { fault: "a malformed NDJSON line", handler: answerRaw(200, ndjson, `${firstText}{"message": {"content": "lo"\n${line("", true)}`), reason: "server" },
+      { fault: "an error line", handler: answerRaw(200, ndjson, `${firstText}{"error":"model runner crashed"}\n`), reason: "server" },
+    ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason, text = "Hel" }) => {
+      server.handle(handler);
+      const { error, output, chunks } = await settle(model(), input(), "createStream");
+      expect(output).toBeUndefined();
+      expect(textOf(chunks)).toBe(text);
+      expect(ProviderError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ reason, partialOutput: expect.objectContaining({ text }) });
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it.each([
+      { fault: "a malformed NDJSON line", handler: answerRaw(200, ndjson, `{not json\n${line("", true)}`) },
+      { fault: "a stream with no done line", handler: answerRaw(200, ndjson, "") },
+    ])("should retry $fault before any text was delivered, and succeed", async ({ handler }) => {
+      perPrompt(server, handler, ok);
+      const { output, chunks } = await settle(model(), input(), "createStream");
+      expect(output?.text).toBe("Hello there");
+      expect(textOf(chunks)).toBe("Hello there");
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it("should end a stream aborted mid-body with AbortError, never with its partial text as the answer", async () => {
+      server.handle(stallAfter(ndjson, firstText));
+      const controller = new AbortController();
+      const stream = model().createStream(input({ signal: controller.signal }));
+      const reading = (async () => {
+        for await (const next of stream) if (next.type === "text-delta") controller.abort();
+      })();
+      await expect(reading).rejects.toMatchObject({ name: "AbortError" });
+      await expect(stream.final()).rejects.toMatchObject({ name: "AbortError" });
+    });
+  });
+});
