@@ -2,6 +2,7 @@ import { isAbortError } from "../../internal/abort.js";
 import { ProviderError } from "../../core/errors/provider-error.js";
 import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
+import { redactSecrets } from "../../internal/redact-secrets.js";
 
 interface AWSErrorShape {
   name?: string;
@@ -9,7 +10,7 @@ interface AWSErrorShape {
   code?: string;
   $fault?: "client" | "server";
   $metadata?: { httpStatusCode?: number; requestId?: string };
-  $response?: { statusCode?: number; headers?: Record<string, string | undefined> };
+  $response?: { statusCode?: number; headers?: Record<string, string | undefined>; body?: unknown };
 }
 
 /** How each AWS error name reads in keelson; the status code decides for the rest. */
@@ -56,7 +57,11 @@ export interface BedrockErrorContext {
 export function mapBedrockError(error: unknown, context: BedrockErrorContext): unknown {
   const { modelId, secrets = [] } = context;
   if (!(error instanceof Error) || isAbortError(error)) return error;
+  // The SDK error becomes the cause: cut the secrets out of all of it, should the service echo one,
+  // and drop its spent response stream, which holds the signed request headers (the session token).
+  redactSecrets(error, secrets);
   const aws = error as Error & AWSErrorShape;
+  if (aws.$response && typeof aws.$response === "object" && "body" in aws.$response) aws.$response.body = undefined;
   const name = aws.name;
   const known = byName[name];
   const statusCode = aws.$metadata?.httpStatusCode ?? aws.$response?.statusCode ?? known?.statusCode;

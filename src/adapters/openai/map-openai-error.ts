@@ -3,6 +3,7 @@ import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/p
 import { ProviderError, reasonFromStatus } from "../../core/errors/provider-error.js";
 import type { ProviderToolChoice } from "../../core/input.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
+import { redactSecrets } from "../../internal/redact-secrets.js";
 
 export interface OpenAIErrorContext {
   providerId: string;
@@ -26,7 +27,8 @@ const contentFilterCodes = new Set(["content_filter", "content_policy_violation"
 export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unknown {
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
   const sdkError = error as APIError;
-  redact(sdkError, context.apiKey);
+  // The SDK error stays the cause as it came, but never with the key in it (some gateways echo it).
+  redactSecrets(sdkError, [context.apiKey]);
   const where = `${context.providerId} ${context.modelId}`;
   const options = { providerId: context.providerId, modelId: context.modelId, cause: sdkError };
   if (sdkError.constructor.name === "APIConnectionTimeoutError") {
@@ -49,7 +51,7 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
     : rejectedParameter
       ? `The endpoint refused tool_choice '${rejectedParameter.value}'.`
       : context.hints?.[reason];
-  // The SDK error's message was redacted above, so this one is clean too.
+  // The SDK error was redacted above, so this message is clean too.
   return new ProviderError(`${where}: ${sdkError.message}${hint ? ` ${hint}` : ""}`, {
     ...options,
     statusCode: status,
@@ -103,12 +105,4 @@ function isSDKError(error: unknown): boolean {
 
 function redactText(text: string, secret: string | undefined): string {
   return secret && secret.length >= 8 ? text.split(secret).join("[redacted]") : text;
-}
-
-/** The SDK error stays the cause as it came, but never with the key in its message or body. */
-function redact(error: APIError, secret: string | undefined): void {
-  const clean = redactText(error.message, secret);
-  if (clean !== error.message) Object.defineProperty(error, "message", { value: clean, configurable: true, writable: true });
-  const body = error.error as { message?: unknown } | undefined;
-  if (body && typeof body.message === "string") body.message = redactText(body.message, secret);
 }
