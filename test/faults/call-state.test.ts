@@ -1,8 +1,14 @@
 import { getEventListeners } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { OpenAIChatModel } from "../../src/adapters/openai/index.js";
+import { MemoryCache } from "../../src/index.js";
 import type { ChatModel, ChatModelInput } from "../../src/index.js";
+import type { LoopbackServer } from "../support/loopback-server.js";
+import { sendJSON, startLoopbackServer } from "../support/loopback-server.js";
+import { openAITextReply } from "../support/openai-wire.js";
+import { lastUserContent } from "./fault-server.js";
 import { inProcessOpenAIModel } from "./in-process-openai.js";
 
 setFlagsFromString("--expose-gc");
@@ -56,5 +62,76 @@ describe("ChatModel", () => {
     // abort listener, or one AbortSignal.any, kept per call. After it the growth measures -0.2..0.3 MB.
     expect(heapAt10k - heapAt2k).toBeLessThan(2 * 1024 * 1024);
     expect(listenerCounts(model)).toEqual(listenersBefore);
+  });
+});
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const field of Object.values(value)) deepFreeze(field);
+  }
+  return value;
+}
+
+describe("ChatModel through the real openai SDK", () => {
+  let server: LoopbackServer;
+  beforeEach(async () => {
+    server = await startLoopbackServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it("should give each of 200 concurrent calls through one model with a MemoryCache its own answer, sharing identical ones", async () => {
+    server.handle(async (request, response) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+      const reply = openAITextReply(`answer to ${lastUserContent(request)}`);
+      const step = request.json?.stream ? reply.stream! : reply.create!;
+      response.writeHead(200, step.headers);
+      response.end(step.body as string);
+    });
+    const model = new OpenAIChatModel("gpt-4o-mini", { baseURL: `${server.url}/v1`, apiKey: "sk-concurrency", cache: new MemoryCache() });
+    // 150 distinct prompts, then 50 calls that repeat 10 of them.
+    const prompts = Array.from({ length: 200 }, (_, index) => (index < 150 ? `question ${index}` : `question ${index % 10}`));
+    const answers = await Promise.all(prompts.map((prompt, index) => callOnce(model, { messages: [{ role: "user", content: prompt }] }, index)));
+    answers.forEach((answer, index) => expect(answer).toBe(`answer to ${prompts[index]}`));
+    expect(server.requests).toHaveLength(150);
+    expect(new Set(server.requests.map(lastUserContent)).size).toBe(150);
+  });
+
+  it("should never mutate the caller's frozen messages and tools across a transport retry, a repair and the tool-union rung", async () => {
+    let replies = 0;
+    server.handle((request, response) => {
+      replies++;
+      if (replies === 1) return sendJSON(response, 500, { error: { message: "try again" } });
+      const text = replies === 2 ? '{"item":{"name":"get_weather","parameters":{"city":' : '{"item":{"name":"get_weather","parameters":{"city":"Oslo"}}}';
+      const reply = openAITextReply(text);
+      const step = request.json?.stream ? reply.stream! : reply.create!;
+      response.writeHead(200, step.headers);
+      response.end(step.body as string);
+    });
+    const messages = deepFreeze([
+      { role: "system" as const, content: "Be brief." },
+      { role: "user" as const, content: "Weather in Oslo?" },
+    ]);
+    const tools = deepFreeze([
+      { name: "get_weather", inputSchema: { type: "object", properties: { city: { type: "string", minLength: 2 } }, required: ["city"] } },
+    ]);
+    const before = structuredClone({ messages, tools });
+    for (const [index, mode] of ["create", "createStream"].entries()) {
+      replies = 0;
+      const model = new OpenAIChatModel("gpt-4o-mini", {
+        baseURL: `${server.url}/v1`,
+        apiKey: "sk-mutation",
+        toolChoiceSupport: ["auto", "none"],
+        retry: { maxRetries: 1, initialDelayMs: 1 },
+      });
+      const input = { messages, tools, toolChoice: "required" as const };
+      const output = mode === "create" ? await model.create(input) : await model.createStream(input).final();
+      expect(output.toolCalls).toEqual([expect.objectContaining({ name: "get_weather", args: { city: "Oslo" } })]);
+      expect(output.meta).toMatchObject({ toolChoice: "response-format" });
+      expect(server.requests).toHaveLength(3 * (index + 1));
+      expect({ messages, tools }).toEqual(before);
+    }
   });
 });
