@@ -6,6 +6,9 @@ import type {
   ConverseStreamCommandOutput,
 } from "@aws-sdk/client-bedrock-runtime";
 import { ChatModel } from "../../core/chat-model.js";
+import { ChatModelError } from "../../core/errors/chat-model-error.js";
+import { ProviderError } from "../../core/errors/provider-error.js";
+import { isAbortError } from "../../internal/abort.js";
 import type { ChatModelOptions } from "../../core/chat-model-options.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
@@ -96,9 +99,19 @@ export class BedrockChatModel extends ChatModel {
     }
     if (!response.stream) return;
     try {
-      yield* converseStreamChunks(response.stream);
+      yield* converseStreamChunks(response.stream, this.modelId);
     } catch (error) {
-      throw this.mapError(error, request);
+      const mapped = this.mapError(error, request);
+      // What the event-stream decoder throws (a truncated or garbled frame) is the service's fault too.
+      if (mapped === error && error instanceof Error && !isAbortError(error) && !ChatModelError.isInstance(error)) {
+        throw new ProviderError(`bedrock ${this.modelId}: the event stream could not be read: ${error.message}`, {
+          providerId: "bedrock",
+          modelId: this.modelId,
+          reason: "server",
+          cause: error,
+        });
+      }
+      throw mapped;
     }
   }
 

@@ -1,4 +1,5 @@
 import type { ConverseStreamMetadataEvent, ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
+import { ProviderError } from "../../core/errors/provider-error.js";
 import type { FinishReason } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { readBedrockUsage } from "./read-converse-response.js";
@@ -8,9 +9,10 @@ import { mapBedrockStopReason } from "./map-bedrock-stop-reason.js";
  * ConverseStream events → keelson chunks. A `toolUse` block start gives the call its id and name
  * (index = `contentBlockIndex`, so calls merge in the base class); its `input` fragments follow as
  * argument deltas. Server-side tool blocks and their results are skipped. Usage comes from
- * `metadata`, the finish reason from `messageStop`; one `finish` chunk closes the stream.
+ * `metadata`, the finish reason from `messageStop`; one `finish` chunk closes the stream. A stream
+ * that ends without `messageStop` was cut short: a retryable network ProviderError, never an answer.
  */
-export async function* converseStreamChunks(events: AsyncIterable<ConverseStreamOutput>): AsyncGenerator<ChatModelChunk> {
+export async function* converseStreamChunks(events: AsyncIterable<ConverseStreamOutput>, modelId: string): AsyncGenerator<ChatModelChunk> {
   const skipped = new Set<number>();
   let stopReason: string | undefined;
   let metadata: ConverseStreamMetadataEvent | undefined;
@@ -39,6 +41,13 @@ export async function* converseStreamChunks(events: AsyncIterable<ConverseStream
     } else if (event.metadata) {
       metadata = event.metadata;
     }
+  }
+  if (stopReason === undefined) {
+    throw new ProviderError(`bedrock ${modelId}: the stream ended before its messageStop event.`, {
+      providerId: "bedrock",
+      modelId,
+      reason: "network",
+    });
   }
   yield {
     type: "finish",
