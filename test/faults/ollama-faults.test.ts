@@ -68,6 +68,21 @@ describe("OllamaChatModel under faults", () => {
       expect(server.requests).toHaveLength(2);
     });
 
+    it("should honour the Retry-After a 429 or 503 carries (the SDK's error drops it), and fail at once past the cap", async () => {
+      const subject = model();
+      const delays: number[] = [];
+      subject.emitter.on("retry", ({ delayMs }) => delays.push(delayMs));
+      perPrompt(server, answerRaw(503, "application/json", '{"error":"server busy"}', { "retry-after-ms": "40" }), ok);
+      expect((await settle(subject, input(), mode)).output?.text).toBe("Hello there");
+      expect(delays).toEqual([40]);
+      expect(server.requests).toHaveLength(2);
+      server.requests.length = 0;
+      server.handle(answerRaw(429, "application/json", '{"error":"too many requests"}', { "retry-after": "120" }));
+      const { error } = await settle(subject, input(), mode);
+      expect(error).toMatchObject({ statusCode: 429, isRetryable: false, retryAfterMs: 120_000 });
+      expect(server.requests).toHaveLength(1);
+    });
+
     it.each([
       { fault: "a connection reset", handler: resetBeforeResponse, reason: "network" },
       { fault: "an HTML page", handler: answerRaw(200, "text/html", htmlPage), reason: /server|network/ },

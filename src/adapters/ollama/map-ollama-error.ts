@@ -7,6 +7,8 @@ export interface OllamaErrorContext {
   modelId: string;
   /** The host, as shown in messages (credentials stripped). */
   host: string;
+  /** How long the response asked to wait (`Retry-After`), which the SDK's error does not keep. */
+  retryAfterMs?: number | undefined;
 }
 
 const refused = new Set(["ECONNREFUSED"]);
@@ -22,7 +24,7 @@ const truncatedStream = "Did not receive done or success response in stream.";
  */
 export function mapOllamaError(error: unknown, context: OllamaErrorContext): unknown {
   if (isAbortError(error) || ChatModelError.isInstance(error) || !(error instanceof Error)) return error;
-  const base: ProviderErrorOptions = { providerId: "ollama", modelId: context.modelId, cause: error };
+  const base: ProviderErrorOptions = { providerId: "ollama", modelId: context.modelId, cause: error, retryAfterMs: context.retryAfterMs };
   const status = (error as { status_code?: unknown }).status_code;
   if (error.name === "ResponseError" && typeof status === "number") return responseError(error.message, status, base, context);
 

@@ -12,6 +12,7 @@ import { strictNDJSON } from "./strict-ndjson.js";
 import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
 import { settleOnAbort } from "../../internal/abort.js";
+import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 
 const loadOllama = lazyRequire<typeof import("ollama")>("ollama", "the Ollama adapter (keelson/ollama)");
 
@@ -33,7 +34,7 @@ export class OllamaChatModel extends ChatModel {
   readonly providerId = "ollama";
   /** The server, as shown in messages and the cache key (credentials removed). */
   private readonly host: string;
-  private readonly clientFor: (signal: AbortSignal) => Ollama;
+  private readonly clientFor: (signal: AbortSignal, onResponse?: (response: Response) => void) => Ollama;
   private readonly keepAlive: string | number | undefined;
 
   constructor(modelId: string, options: OllamaChatModelOptions = {}) {
@@ -60,12 +61,15 @@ export class OllamaChatModel extends ChatModel {
       // One light client per request, whose fetch also honours that request's signal: the SDK
       // passes no signal for non-streamed calls, and its abort() would end every stream at once.
       // Its stream bodies are checked line by line (the SDK would skip a malformed line).
-      this.clientFor = (signal) =>
+      this.clientFor = (signal, onResponse) =>
         new OllamaClient({
           host: target.host,
           ...(allHeaders ? { headers: allHeaders } : {}),
-          fetch: async (url, init) =>
-            strictNDJSON(await baseFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })),
+          fetch: async (url, init) => {
+            const response = await baseFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+            onResponse?.(response);
+            return strictNDJSON(response);
+          },
         });
     }
   }
@@ -76,11 +80,13 @@ export class OllamaChatModel extends ChatModel {
 
   protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
     const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.keepAlive });
+    let retryAfterMs: number | undefined;
+    const client = this.clientFor(context.signal, (response) => (retryAfterMs = parseRetryAfter(response.headers)));
     try {
-      const response = await settleOnAbort(this.clientFor(context.signal).chat({ ...request, stream: false }), context.signal);
+      const response = await settleOnAbort(client.chat({ ...request, stream: false }), context.signal);
       return mapOllamaResponse(response);
     } catch (error) {
-      throw this.mapError(error);
+      throw this.mapError(error, retryAfterMs);
     }
   }
 
@@ -88,10 +94,12 @@ export class OllamaChatModel extends ChatModel {
     const { signal } = context;
     const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.keepAlive });
     let stream: AbortableAsyncIterator<ChatResponse>;
+    let retryAfterMs: number | undefined;
+    const client = this.clientFor(signal, (response) => (retryAfterMs = parseRetryAfter(response.headers)));
     try {
-      stream = await settleOnAbort(this.clientFor(signal).chat({ ...request, stream: true }), signal);
+      stream = await settleOnAbort(client.chat({ ...request, stream: true }), signal);
     } catch (error) {
-      throw this.mapError(error);
+      throw this.mapError(error, retryAfterMs);
     }
     const stop = () => stream.abort();
     signal.addEventListener("abort", stop, { once: true });
@@ -110,8 +118,8 @@ export class OllamaChatModel extends ChatModel {
     }
   }
 
-  private mapError(error: unknown): unknown {
-    return mapOllamaError(error, { modelId: this.modelId, host: this.host });
+  private mapError(error: unknown, retryAfterMs?: number): unknown {
+    return mapOllamaError(error, { modelId: this.modelId, host: this.host, retryAfterMs });
   }
 }
 
