@@ -1,4 +1,4 @@
-import { abortError, anySignal, isAbortError, throwIfAborted } from "../internal/abort.js";
+import { abortError, callSignal, isAbortError, throwIfAborted, type CallSignal } from "../internal/abort.js";
 import { cacheKey } from "./cache/cache-key.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
@@ -28,8 +28,6 @@ import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
 import { ChatModelStream } from "./stream/chat-model-stream.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
-
-const neverAborted = new AbortController().signal;
 
 /**
  * One chat-model interface for every provider. The base class owns the pipeline — input
@@ -96,7 +94,8 @@ export abstract class ChatModel {
   /** One reply. */
   async create(input: ChatModelInput): Promise<ChatModelOutput> {
     this.emit("start", { input });
-    const signal = callSignal(input);
+    const linked = callSignal(input?.signal, input?.timeout);
+    const { signal } = linked;
     try {
       throwIfAborted(signal);
       const call = this.prepare(input);
@@ -109,6 +108,8 @@ export abstract class ChatModel {
       this.emit("error", { input, error });
       this.emit("finish", { input, error });
       throw error;
+    } finally {
+      linked.dispose();
     }
   }
 
@@ -150,13 +151,13 @@ export abstract class ChatModel {
 
   private async *streamCall(input: ChatModelInput): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
     this.emit("start", { input });
-    const stopController = new AbortController();
-    const signal = callSignal(input, stopController.signal);
+    const linked = callSignal(input?.signal, input?.timeout);
+    const { signal } = linked;
     let settled = false;
     try {
       throwIfAborted(signal);
       const call = this.prepare(input);
-      const output = yield* this.cachedStream(call, signal, stopController);
+      const output = yield* this.cachedStream(call, linked);
       settled = true;
       this.emit("success", { input, output });
       this.emit("finish", { input, output });
@@ -170,11 +171,12 @@ export abstract class ChatModel {
     } finally {
       if (!settled) {
         // The consumer stopped reading: the call ends as an abort.
-        stopController.abort();
+        linked.abort();
         const error = new DOMException("The stream was closed by its consumer", "AbortError");
         this.emit("error", { input, error });
         this.emit("finish", { input, error });
       }
+      linked.dispose();
     }
   }
 
@@ -246,20 +248,17 @@ export abstract class ChatModel {
     return this.cacheLayer.create(key, call, signal, this.cacheSettings(), () => runCreate(this.callHost, call, signal));
   }
 
-  private cachedStream(
-    call: PreparedCall,
-    signal: AbortSignal,
-    stopController: AbortController,
-  ): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
-    const run = () => runStream(this.callHost, call, signal, stopController);
+  private cachedStream(call: PreparedCall, linked: CallSignal): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
+    const { signal } = linked;
+    const run = () => runStream(this.callHost, call, linked);
     const key = this.cacheKeyFor(call);
     if (key === undefined) return run();
     const onToken = (chunk: ChatModelChunk) => {
       if (this.emitter.listenerCount("newToken") > 0) {
-        this.emitter.emit("newToken", { input: call.input, chunk, abort: () => stopController.abort() });
+        this.emitter.emit("newToken", { input: call.input, chunk, abort: () => linked.abort() });
       }
     };
-    return this.cacheLayer.stream(key, call, signal, this.cacheSettings(), onToken, run, () => stopController.signal.aborted);
+    return this.cacheLayer.stream(key, call, signal, this.cacheSettings(), onToken, run, () => signal.aborted);
   }
 
   private cacheSettings(): CacheSettings {
@@ -276,11 +275,6 @@ export abstract class ChatModel {
 function sentToolChoice(call: PreparedCall, value: string): boolean {
   const sent = call.plan.toolChoice;
   return typeof sent === "object" ? value === "single" : sent === value;
-}
-
-function callSignal(input: ChatModelInput, extra?: AbortSignal): AbortSignal {
-  const timeout = input?.timeout === undefined ? undefined : AbortSignal.timeout(input.timeout);
-  return anySignal([input?.signal, timeout, extra]) ?? neverAborted;
 }
 
 function settleError(error: unknown, signal: AbortSignal): Error {

@@ -84,6 +84,14 @@ describe("ChatModel", () => {
       expect(performance.now() - started).toBeLessThan(2_000);
     });
 
+    it("should leave no listener on a caller's long-lived signal, however many calls it serves", async () => {
+      const { getEventListeners } = await import("node:events");
+      const model = new ScriptedChatModel(Array.from({ length: 50 }, () => textStep("ok")));
+      const controller = new AbortController();
+      for (let index = 0; index < 50; index++) await runCall(model, { messages: [user("hi")], signal: controller.signal, timeout: 60_000 }, mode);
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    });
+
     it("should end with a TimeoutError when the per-call timeout passes", async () => {
       const model = new ScriptedChatModel([textStep("late", { delayMs: 10_000 })]);
       await expect(runCall(model, { messages: [user("hi")], timeout: 30 }, mode)).rejects.toMatchObject({ name: "TimeoutError" });
