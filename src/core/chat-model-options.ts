@@ -39,15 +39,20 @@ export interface ChatModelOptions {
   cache?: ChatModelCache;
   /** Time to live of cached answers, in milliseconds. @default the cache's own */
   cacheTtlMs?: number;
-  /** Default parameters of every call; a call's own parameters win. */
+  /** Default parameters of every call; a call's own parameters win. @default none (the provider's own defaults) */
   parameters?: ChatModelParameters;
 }
 
 /** What an adapter declares about its provider; constructor options override each field. */
 export interface ChatModelProfile {
+  /** The tool_choice values the provider honours. */
   toolChoiceSupport: Iterable<ToolChoiceMode>;
+  /** Whether the provider takes tools at all. @default true */
   supportsToolCalling?: boolean;
+  /** Whether the provider takes a JSON-schema response format. */
   supportsStructuredOutput: boolean;
+  /** Whether a response-format schema may have a union at its root. */
   supportsTopLevelUnion: boolean;
+  /** Send response-format schemas in strict form. @default false */
   strictResponseFormat?: boolean;
 }
