@@ -25,7 +25,10 @@ export interface ChatModelOptions {
   allowParallelToolCalls?: boolean;
   /** When parallel calls are not allowed and the model makes several, keep the first instead of re-asking. @default false */
   ignoreParallelToolCalls?: boolean;
-  /** Repair broken tool calls (ids, JSON, calls written as text when a call was required). @default true */
+  /**
+   * Recover tool calls that the model wrote as text when a call was required. (Missing ids, broken
+   * and doubly encoded JSON are repaired whatever this says.) @default true
+   */
   fixInvalidToolCalls?: boolean;
   /** Also recover tool calls written as text when toolChoice is "auto". @default false */
   recoverTextToolCallsOnAuto?: boolean;
