@@ -25,7 +25,10 @@ export interface ChatModelOptions {
   allowParallelToolCalls?: boolean;
   /** When parallel calls are not allowed and the model makes several, keep the first instead of re-asking. @default false */
   ignoreParallelToolCalls?: boolean;
-  /** Repair broken tool calls (ids, JSON, calls written as text when a call was required). @default true */
+  /**
+   * Recover tool calls that the model wrote as text when a call was required. (Missing ids, broken
+   * and doubly encoded JSON are repaired whatever this says.) @default true
+   */
   fixInvalidToolCalls?: boolean;
   /** Also recover tool calls written as text when toolChoice is "auto". @default false */
   recoverTextToolCallsOnAuto?: boolean;
@@ -39,15 +42,20 @@ export interface ChatModelOptions {
   cache?: ChatModelCache;
   /** Time to live of cached answers, in milliseconds. @default the cache's own */
   cacheTtlMs?: number;
-  /** Default parameters of every call; a call's own parameters win. */
+  /** Default parameters of every call; a call's own parameters win. @default none (the provider's own defaults) */
   parameters?: ChatModelParameters;
 }
 
 /** What an adapter declares about its provider; constructor options override each field. */
 export interface ChatModelProfile {
+  /** The tool_choice values the provider honours. */
   toolChoiceSupport: Iterable<ToolChoiceMode>;
+  /** Whether the provider takes tools at all. @default true */
   supportsToolCalling?: boolean;
+  /** Whether the provider takes a JSON-schema response format. */
   supportsStructuredOutput: boolean;
+  /** Whether a response-format schema may have a union at its root. */
   supportsTopLevelUnion: boolean;
+  /** Send response-format schemas in strict form. @default false */
   strictResponseFormat?: boolean;
 }

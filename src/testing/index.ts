@@ -1,3 +1,7 @@
+/**
+ * `ScriptedChatModel` and its steps, record and replay, vitest matchers and the adapter conformance suite.
+ * @module keelson/testing
+ */
 export { ScriptedChatModel, type ScriptedChatModelOptions, type RecordedCall } from "./scripted-chat-model.js";
 export {
   textStep,
