@@ -13,6 +13,8 @@ const runByCI: Record<string, string> = {
   "npm ci": "npm ci",
   "npm run example": "npm run example",
   "npm test": "npm test",
+  "npm run docs": "npm run docs",
+  "npm run examples": "npm run examples",
   "npm install keelson zod": 'npm install --no-audit --no-fund --silent "$work/$tarball" zod@^4',
 };
 

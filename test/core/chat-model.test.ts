@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineTool, type ChatModelInput, type Message } from "../../src/index.js";
@@ -85,7 +86,6 @@ describe("ChatModel", () => {
     });
 
     it("should leave no listener on a caller's long-lived signal, however many calls it serves", async () => {
-      const { getEventListeners } = await import("node:events");
       const model = new ScriptedChatModel(Array.from({ length: 50 }, () => textStep("ok")));
       const controller = new AbortController();
       for (let index = 0; index < 50; index++) await runCall(model, { messages: [user("hi")], signal: controller.signal, timeout: 60_000 }, mode);
