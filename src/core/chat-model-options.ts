@@ -26,8 +26,10 @@ export interface ChatModelOptions {
   /** When parallel calls are not allowed and the model makes several, keep the first instead of re-asking. @default false */
   ignoreParallelToolCalls?: boolean;
   /**
-   * Recover tool calls that the model wrote as text when a call was required. (Missing ids, broken
-   * and doubly encoded JSON are repaired whatever this says.) @default true
+   * Repair broken tool calls: arguments that are broken, fenced or doubly encoded JSON, and tool
+   * calls written as text when a call was required. `false` accepts strict JSON arguments only and
+   * re-asks for anything else (missing ids are still filled; replies to the tool-union schema are
+   * still read leniently). @default true
    */
   fixInvalidToolCalls?: boolean;
   /** Also recover tool calls written as text when toolChoice is "auto". @default false */
