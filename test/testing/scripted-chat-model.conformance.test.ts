@@ -75,6 +75,8 @@ runAdapterConformance<ScriptedTransport>(
     },
     retryableError: { status: 429, headers: { "retry-after": "0" }, body: "scripted rate limit" },
     skip: {
+      "abort-mid-response":
+        "ScriptedChatModel plays a step whole: it has no answer that can stall halfway (an abort while it waits is run by the 'abort' case).",
       errors:
         "ScriptedChatModel raises the ProviderError its script describes: it has no SDK, so no SDK error to keep as the cause (its status mapping is run by the retry cases).",
     },

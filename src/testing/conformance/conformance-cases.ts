@@ -23,6 +23,8 @@ export const conformanceCases = {
   "no-sdk-retries": "should send exactly maxRetries + 1 requests when every attempt fails",
   /** An abort during the request settles the call promptly with an AbortError. */
   abort: "should settle promptly with an AbortError when aborted during the request",
+  /** An abort once the answer has started (a stream's first delta arrived, then the body stalled) ends in an AbortError, not a finish. */
+  "abort-mid-response": "should end with an AbortError, not a finish, when aborted after the answer started",
   /** `toolChoice: "required"` without native support goes through the response format. */
   "response-format-rung": "should force a tool through the response format when 'required' is unsupported",
   /** `model.clone()` answers the same scenario with the same request (state in plain fields). */

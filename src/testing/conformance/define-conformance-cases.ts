@@ -175,10 +175,42 @@ export function defineConformanceCases<S extends ReplayServer>(define: CaseDefin
   });
 
   if (!text) {
+    define.missing("abort-mid-response", `textReply gives no ${label} answer`);
     define.missing("response-format-rung", `textReply gives no ${label} answer`);
     define.missing("clone", `textReply gives no ${label} answer`);
     return;
   }
+
+  define.it("abort-mid-response", "should end with an AbortError, not a finish, when aborted after the answer started", async ({ server, model }) => {
+    server.play({ ...text, stall: true });
+    const controller = new AbortController();
+    const input = { messages: user, signal: controller.signal };
+    let outcome: unknown;
+    const seen: string[] = [];
+    if (mode === "create") {
+      const pending = rejection(model().create(input), "the call should be aborted");
+      await until(() => server.requests.length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the headers and body are out; the end never comes
+      controller.abort();
+      outcome = await pending;
+    } else {
+      const iterator = model().createStream(input)[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      assert.ok(!first.done && first.value.type === "text-delta", "the first delta should arrive before the body stalls");
+      controller.abort();
+      try {
+        // Deltas that had already arrived may still come; the stream must then fail, not finish.
+        for (let next = await iterator.next(); !next.done; next = await iterator.next()) seen.push(next.value.type);
+        outcome = "completed";
+      } catch (error) {
+        outcome = error;
+      }
+    }
+    assert.ok(
+      outcome instanceof Error && outcome.name === "AbortError",
+      `an aborted call should end with an AbortError, it ${outcome === "completed" ? `completed after [${seen.join(", ")}]` : `failed with ${String(outcome)}`}`,
+    );
+  });
 
   define.it("response-format-rung", "should force a tool through the response format when 'required' is unsupported", async ({ server, model, call }) => {
     const subject = model({ toolChoiceSupport: new Set(["auto", "none"]) });

@@ -11,6 +11,8 @@ export interface ReplayResponse {
   headers?: Record<string, string>;
   /** A string or bytes go in one write; an array goes piece by piece, each piece flushed on its own. */
   body: string | Uint8Array | readonly (string | Uint8Array)[];
+  /** Leave the response open after the body, as a stream that stalls; only the client can end it. */
+  stall?: boolean;
 }
 
 /** A request the replay server received. */
@@ -114,7 +116,7 @@ async function reply(response: Outgoing, step: ReplayResponse): Promise<void> {
     // Let each piece leave on its own, so a client sees the body split as recorded.
     if (pieces.length > 1) await new Promise((resolve) => setImmediate(resolve));
   }
-  response.end();
+  if (!step.stall) response.end();
 }
 
 function parseJSON(text: string): unknown {
