@@ -66,7 +66,8 @@ export interface AdapterConformanceOptions<S extends ReplayServer = ReplayServer
   /**
    * Starts the server a test's requests go to; one per test, closed after it. Pass
    * `() => startReplayServer({ protocol: "http2" })` for a client that speaks HTTP/2, or your own
-   * `ReplayServer` for another transport (it must honour the `"hold"` and `"drop"` steps).
+   * `ReplayServer` for another transport (it must honour the `"hold"` and `"drop"` steps and a
+   * response's `stall`, or skip the cases that use them).
    * @default () => startReplayServer() (HTTP/1.1 on 127.0.0.1)
    */
   server?: () => Promise<S>;

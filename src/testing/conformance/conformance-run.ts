@@ -10,6 +10,12 @@ import { startReplayServer } from "./replay-server.js";
 
 export type Mode = "create" | "stream";
 
+/** The one message every case sends. */
+export const user = [{ role: "user" as const, content: "conformance" }];
+
+/** Retries that wait a millisecond, so the retry cases count requests, not time. */
+export const fastRetry = (maxRetries: number) => ({ retry: { maxRetries, initialDelayMs: 1, maxDelayMs: 1 } });
+
 /** What one test of the suite works with: its own server, and the adapter pointed at it. */
 export interface Run {
   server: ReplayServer;

@@ -3,7 +3,9 @@ import type { ConformanceCaseId } from "./conformance-cases.js";
 import { conformanceCases } from "./conformance-cases.js";
 import type { Mode } from "./conformance-run.js";
 import { withRun } from "./conformance-run.js";
-import { defineConformanceCases } from "./define-conformance-cases.js";
+import type { CaseDefiner } from "./case-definer.js";
+import { defineBehaviourCases } from "./define-behaviour-cases.js";
+import { defineScenarioCases } from "./define-scenario-cases.js";
 import type { ReplayServer } from "./replay-server.js";
 
 /**
@@ -20,10 +22,12 @@ import type { ReplayServer } from "./replay-server.js";
  * 1. `createModel(baseURL, options)` builds your adapter sending every request to `baseURL` (a
  *    fresh server per test), with the common options passed through; and it must not retry on its
  *    own (the suite counts requests): turn your SDK's retries off.
- * 2. `textReply(text)` is your provider's answer carrying `text` (used by the retry, clone and
- *    response-format cases); `readRequest` says where your wire format puts tools, tool_choice
- *    and the response format; `retryableError` is a retryable error that asks for no wait.
- * 3. `scenarios` hold your recorded answers, each body served exactly as recorded.
+ * 2. `textReply(text)` is your provider's answer carrying `text` (used by the retry, abort, clone
+ *    and response-format cases; its stream should carry the text in several deltas);
+ *    `readRequest` says where your wire format puts tools, tool_choice and the response format;
+ *    `retryableError` is a retryable error that asks for no wait.
+ * 3. `scenarios` hold your recorded answers, each body served exactly as recorded; every expected
+ *    tool call names the provider's id (or skip `"tool-call-ids"`).
  * 4. If your client speaks HTTP/2, pass `server: () => startReplayServer({ protocol: "http2" })`;
  *    for another transport, a `server` factory returning your own `ReplayServer`.
  * 5. Declare in `skip` what your provider cannot do, e.g. `"tool-call-ids"` when it gives no ids.
@@ -53,21 +57,19 @@ export function runAdapterConformance<S extends ReplayServer = ReplayServer>(tes
       test.describe(mode === "create" ? "create" : "createStream", () => {
         const report = (id: ConformanceCaseId, why: string) => reportSkipped(test, `${conformanceCases[id]} — skipped: ${skip[id] ?? why}`);
         const reported = new Set<ConformanceCaseId>();
-        defineConformanceCases(
-          {
-            it: (id, name, body) => {
-              if (skip[id] === undefined) test.it(name, () => withRun(options, mode as Mode, body));
-              else if (!reported.has(id)) report(id, "");
-              reported.add(id);
-            },
-            missing: (id, why) => {
-              if (!reported.has(id)) report(id, why);
-              reported.add(id);
-            },
+        const define: CaseDefiner = {
+          it: (id, name, body) => {
+            if (skip[id] === undefined) test.it(name, () => withRun(options, mode as Mode, body));
+            else if (!reported.has(id)) report(id, "");
+            reported.add(id);
           },
-          options,
-          mode,
-        );
+          missing: (id, why) => {
+            if (!reported.has(id)) report(id, why);
+            reported.add(id);
+          },
+        };
+        defineScenarioCases(define, options, mode);
+        defineBehaviourCases(define, options, mode);
       });
     }
   });
