@@ -59,6 +59,8 @@ export async function* runStream(
       if (!result.done) await iterator.return?.().catch(() => undefined);
     }
     if (stopped) return partialOutput(assembler.output(), state.call, attempts);
+    // Some SDKs end a stream quietly when its signal aborts (openai, the AWS event stream): an abort, not a finish.
+    if (signal.aborted) throw abortError(signal);
     const raw = assembler.output();
     const settled = settleAttempt(host, state.call, raw, attempts, repairs);
     if (settled.output) {
