@@ -1,3 +1,7 @@
+/**
+ * The chat-model interface, messages, tools, output, errors, caches and `createChatModel`.
+ * @module keelson
+ */
 export { ChatModel } from "./core/chat-model.js";
 export type { ChatModelOptions, ChatModelProfile } from "./core/chat-model-options.js";
 export { ChatModelEmitter } from "./core/chat-model-emitter.js";

@@ -25,7 +25,12 @@ export interface ChatModelOptions {
   allowParallelToolCalls?: boolean;
   /** When parallel calls are not allowed and the model makes several, keep the first instead of re-asking. @default false */
   ignoreParallelToolCalls?: boolean;
-  /** Repair broken tool calls (ids, JSON, calls written as text when a call was required). @default true */
+  /**
+   * Repair broken tool calls: arguments that are broken, fenced or doubly encoded JSON, and tool
+   * calls written as text when a call was required. `false` accepts strict JSON arguments only and
+   * re-asks for anything else (missing ids are still filled; replies to the tool-union schema are
+   * still read leniently). @default true
+   */
   fixInvalidToolCalls?: boolean;
   /** Also recover tool calls written as text when toolChoice is "auto". @default false */
   recoverTextToolCallsOnAuto?: boolean;
@@ -39,15 +44,20 @@ export interface ChatModelOptions {
   cache?: ChatModelCache;
   /** Time to live of cached answers, in milliseconds. @default the cache's own */
   cacheTtlMs?: number;
-  /** Default parameters of every call; a call's own parameters win. */
+  /** Default parameters of every call; a call's own parameters win. @default none (the provider's own defaults) */
   parameters?: ChatModelParameters;
 }
 
 /** What an adapter declares about its provider; constructor options override each field. */
 export interface ChatModelProfile {
+  /** The tool_choice values the provider honours. */
   toolChoiceSupport: Iterable<ToolChoiceMode>;
+  /** Whether the provider takes tools at all. @default true */
   supportsToolCalling?: boolean;
+  /** Whether the provider takes a JSON-schema response format. */
   supportsStructuredOutput: boolean;
+  /** Whether a response-format schema may have a union at its root. */
   supportsTopLevelUnion: boolean;
+  /** Send response-format schemas in strict form. @default false */
   strictResponseFormat?: boolean;
 }

@@ -1,4 +1,4 @@
-import { abortError, isAbortError, linkSignals, throwIfAborted } from "../internal/abort.js";
+import { abortError, callSignal, isAbortError, throwIfAborted, type CallSignal } from "../internal/abort.js";
 import { cacheKey } from "./cache/cache-key.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
@@ -94,7 +94,8 @@ export abstract class ChatModel {
   /** One reply. */
   async create(input: ChatModelInput): Promise<ChatModelOutput> {
     this.emit("start", { input });
-    const { signal, dispose } = callSignal(input);
+    const linked = callSignal(input?.signal, input?.timeout);
+    const { signal } = linked;
     try {
       throwIfAborted(signal);
       const call = this.prepare(input);
@@ -108,7 +109,7 @@ export abstract class ChatModel {
       this.emit("finish", { input, error });
       throw error;
     } finally {
-      dispose();
+      linked.dispose();
     }
   }
 
@@ -159,13 +160,13 @@ export abstract class ChatModel {
 
   private async *streamCall(input: ChatModelInput): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
     this.emit("start", { input });
-    const stopController = new AbortController();
-    const { signal, dispose } = callSignal(input, stopController.signal);
+    const linked = callSignal(input?.signal, input?.timeout);
+    const { signal } = linked;
     let settled = false;
     try {
       throwIfAborted(signal);
       const call = this.prepare(input);
-      const output = yield* this.cachedStream(call, signal, stopController);
+      const output = yield* this.cachedStream(call, linked);
       settled = true;
       this.emit("success", { input, output });
       this.emit("finish", { input, output });
@@ -179,12 +180,12 @@ export abstract class ChatModel {
     } finally {
       if (!settled) {
         // The consumer stopped reading: the call ends as an abort.
-        stopController.abort();
+        linked.abort();
         const error = new DOMException("The stream was closed by its consumer", "AbortError");
         this.emit("error", { input, error });
         this.emit("finish", { input, error });
       }
-      dispose();
+      linked.dispose();
     }
   }
 
@@ -256,20 +257,17 @@ export abstract class ChatModel {
     return this.cacheLayer.create(key, call, signal, this.cacheSettings(), () => runCreate(this.callHost, call, signal));
   }
 
-  private cachedStream(
-    call: PreparedCall,
-    signal: AbortSignal,
-    stopController: AbortController,
-  ): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
-    const run = () => runStream(this.callHost, call, signal, stopController);
+  private cachedStream(call: PreparedCall, linked: CallSignal): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
+    const { signal } = linked;
+    const run = () => runStream(this.callHost, call, linked);
     const key = this.cacheKeyFor(call);
     if (key === undefined) return run();
     const onToken = (chunk: ChatModelChunk) => {
       if (this.emitter.listenerCount("newToken") > 0) {
-        this.emitter.emit("newToken", { input: call.input, chunk, abort: () => stopController.abort() });
+        this.emitter.emit("newToken", { input: call.input, chunk, abort: () => linked.abort() });
       }
     };
-    return this.cacheLayer.stream(key, call, signal, this.cacheSettings(), onToken, run, () => stopController.signal.aborted);
+    return this.cacheLayer.stream(key, call, signal, this.cacheSettings(), onToken, run, () => signal.aborted);
   }
 
   private cacheSettings(): CacheSettings {
@@ -286,16 +284,6 @@ export abstract class ChatModel {
 function sentToolChoice(call: PreparedCall, value: string): boolean {
   const sent = call.plan.toolChoice;
   return typeof sent === "object" ? value === "single" : sent === value;
-}
-
-/**
- * The call's own signal (the caller's signal, the per-call timeout, the stream's stop), unlinked
- * by `dispose` when the call ends: SDKs add abort listeners they never remove, which must land on
- * this short-lived signal, never pile up on a caller's long-lived one.
- */
-function callSignal(input: ChatModelInput, extra?: AbortSignal): { signal: AbortSignal; dispose: () => void } {
-  const timeout = input?.timeout === undefined ? undefined : AbortSignal.timeout(input.timeout);
-  return linkSignals([input?.signal, timeout, extra]);
 }
 
 function settleError(error: unknown, signal: AbortSignal): Error {

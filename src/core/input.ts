@@ -6,31 +6,47 @@ import type { Tool, ToolDefinition } from "./tool.js";
 
 /** Sampling and length parameters. Unset ones are not sent. */
 export interface ChatModelParameters {
+  /** Sampling temperature. @default the provider's */
   temperature?: number;
+  /** Longest reply, in tokens. @default the provider's */
   maxTokens?: number;
+  /** Nucleus sampling. @default the provider's */
   topP?: number;
+  /** Top-k sampling, where the provider has it (not sent where it has not). @default the provider's */
   topK?: number;
+  /** Sequences that end the reply. @default none */
   stop?: string[];
+  /** Seed for reproducible sampling, where the provider has one. @default none */
   seed?: number;
+  /** @default the provider's */
   frequencyPenalty?: number;
+  /** @default the provider's */
   presencePenalty?: number;
+  /** How hard a reasoning model thinks. @default the provider's */
   reasoningEffort?: "minimal" | "low" | "medium" | "high";
 }
 
 /** One specific tool the model must call (the "single" mode). */
 export type SingleToolChoice = Tool | ToolDefinition | { type: "tool"; name: string };
 
+/** Whether and which tool the model must call: any, none, at least one, or this one. */
 export type ToolChoice = "auto" | "none" | "required" | SingleToolChoice;
 
 /** A JSON-schema structured output (optionally named), or free-form JSON. */
 export type ResponseFormat = SchemaInput | { type: "json" } | { type: "json-schema"; schema: SchemaInput; name?: string };
 
+/** One call to `create` or `createStream`. */
 export interface ChatModelInput {
   /** The conversation, at least one message. Never mutated. */
   messages: Message[];
+  /** The tools the model may call (from `defineTool`, or plain definitions). @default none */
   tools?: (Tool | ToolDefinition)[];
   /** Default `"auto"` when tools are given. */
   toolChoice?: ToolChoice;
+  /**
+   * Structured output: a zod or JSON schema (the reply is parsed and validated into `output.object`),
+   * or `{ type: "json" }` for any JSON. @default none (free text)
+   */
   responseFormat?: ResponseFormat;
   /** Whether several tool calls are allowed in one reply. @default the model's `allowParallelToolCalls` */
   parallelToolCalls?: boolean;
@@ -38,15 +54,17 @@ export interface ChatModelInput {
    * The tool a reply without a tool name is read as a call to. @default the forced tool in single mode
    */
   fallbackTool?: string | Tool | ToolDefinition;
+  /** Sampling and length parameters of this call, merged over the model's `parameters`. @default the model's `parameters` */
   parameters?: ChatModelParameters;
   /** Transport retries for this call. @default the model's `retry.maxRetries` */
   maxRetries?: number;
+  /** Aborts the call (the request in flight and any retry wait); it then rejects with an `AbortError` (the reason as `cause`, or the reason itself when it is a DOMException). @default none */
   signal?: AbortSignal;
-  /** Ends the call with a `TimeoutError` after this many milliseconds (all attempts included). */
+  /** Ends the call with a `TimeoutError` after this many milliseconds (all attempts included). @default none */
   timeout?: number;
   /** `false` bypasses the cache for this call. @default true */
   cache?: boolean;
-  /** Passed to the adapter untouched (provider-specific request fields). */
+  /** Passed to the adapter untouched (provider-specific request fields). @default none */
   providerOptions?: Record<string, unknown>;
 }
 
@@ -82,6 +100,7 @@ export interface RunContext {
   attempt: number;
 }
 
+/** A call to `createStructure`: a `ChatModelInput` without tools, with the schema of the object to produce. */
 export interface StructureInput<S extends SchemaInput = SchemaInput>
   extends Omit<ChatModelInput, "responseFormat" | "tools" | "toolChoice" | "fallbackTool" | "parallelToolCalls"> {
   /** The shape of the object to produce: a zod schema or a JSON Schema object. */

@@ -2,9 +2,11 @@ import type { JSONSchema } from "./schema/json-schema.js";
 import type { SchemaInput } from "./schema/schema-input.js";
 import { toJSONSchema } from "./schema/to-json-schema.js";
 
+/** What `defineTool` takes. */
 export interface ToolDefinition {
   /** 1–64 characters of letters, digits, `_` and `-` (the rule every provider enforces). */
   name: string;
+  /** What the tool does, for the model. @default none */
   description?: string;
   /** A zod v4 schema, a zod v3 schema, or a JSON Schema object for the tool's arguments. */
   inputSchema: SchemaInput;
@@ -12,6 +14,7 @@ export interface ToolDefinition {
 
 /** A tool the model may call. Its JSON Schema is computed once, when the tool is defined. */
 export interface Tool extends ToolDefinition {
+  /** The arguments' JSON Schema, as sent to the provider. */
   readonly parameters: JSONSchema;
 }
 

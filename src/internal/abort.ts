@@ -37,35 +37,37 @@ export function delay(ms: number, signal: AbortSignal | undefined): Promise<void
   });
 }
 
-/** A signal that aborts when any of the given ones does (undefined entries are skipped). */
-export function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
-  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-  if (present.length <= 1) return present[0];
-  return AbortSignal.any(present);
+/** A call's own abort signal and the means to release what links it to the caller's. */
+export interface CallSignal {
+  signal: AbortSignal;
+  /** Ends the call with an AbortError (a consumer that stopped reading, a listener's abort()). */
+  abort(): void;
+  /** Removes the listener on the caller's signal and clears the timeout. */
+  dispose(): void;
 }
 
 /**
- * A fresh signal that aborts (with the same reason) when any of the given ones does, undefined
- * entries skipped; `dispose` unlinks it. Not `AbortSignal.any`: on Node 20 a long-lived source
- * keeps every signal derived from it alive, so one app-wide signal over many calls grows the heap.
+ * A fresh signal for one call that aborts when the caller's signal does or the timeout passes
+ * (with a TimeoutError). Everything a request hangs on it (SDK listeners included) goes away with
+ * the call, so a caller's long-lived signal never collects listeners, however many calls it serves.
  */
-export function linkSignals(signals: (AbortSignal | undefined)[]): { signal: AbortSignal; dispose: () => void } {
+export function callSignal(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined): CallSignal {
   const controller = new AbortController();
-  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-  const aborted = present.find((signal) => signal.aborted);
-  if (aborted) {
-    controller.abort(aborted.reason);
-    return { signal: controller.signal, dispose: () => undefined };
-  }
-  const dispose = () => {
-    for (const signal of present) signal.removeEventListener("abort", onAbort);
+  const onAbort = () => controller.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) onAbort();
+  else callerSignal?.addEventListener("abort", onAbort, { once: true });
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => controller.abort(new DOMException(`The call took longer than its timeout of ${timeoutMs} ms`, "TimeoutError")), timeoutMs);
+  return {
+    signal: controller.signal,
+    abort: () => controller.abort(),
+    dispose: () => {
+      callerSignal?.removeEventListener("abort", onAbort);
+      if (timer !== undefined) clearTimeout(timer);
+    },
   };
-  const onAbort = (event: Event) => {
-    dispose();
-    controller.abort((event.target as AbortSignal).reason);
-  };
-  for (const signal of present) signal.addEventListener("abort", onAbort, { once: true });
-  return { signal: controller.signal, dispose };
 }
 
 /**

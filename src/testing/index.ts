@@ -1,3 +1,7 @@
+/**
+ * `ScriptedChatModel` and its steps, record and replay, vitest matchers and the adapter conformance suite.
+ * @module keelson/testing
+ */
 export { ScriptedChatModel, type ScriptedChatModelOptions, type RecordedCall } from "./scripted-chat-model.js";
 export {
   textStep,
@@ -20,12 +24,21 @@ export { ReplayChatModel } from "./record-replay/replay-chat-model.js";
 export { readCassette, redactSecrets, type Cassette, type CassetteInteraction } from "./record-replay/cassette.js";
 export { keelsonMatchers, type KeelsonMatchers } from "./matchers.js";
 export { runAdapterConformance } from "./conformance/run-adapter-conformance.js";
+export { conformanceCases, type ConformanceCaseId } from "./conformance/conformance-cases.js";
 export type {
   AdapterConformanceOptions,
   ConformanceTestAPI,
+  ConformanceIt,
   ConformanceReply,
   ConformanceErrorCase,
   ExpectedToolCall,
   WireSummary,
 } from "./conformance/adapter-conformance-options.js";
-export { startReplayServer, type ReplayServer, type ReplayResponse, type ReplayedRequest, type ReplayStep } from "./conformance/replay-server.js";
+export {
+  startReplayServer,
+  type ReplayServerOptions,
+  type ReplayServer,
+  type ReplayResponse,
+  type ReplayedRequest,
+  type ReplayStep,
+} from "./conformance/replay-server.js";

@@ -3,9 +3,13 @@ import type { FinishReason } from "../core/output.js";
 import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
 import type { Usage } from "../core/usage.js";
 
+/** Options of an answering step. */
 export interface StepOptions {
+  /** Token counts the step reports. @default { inputTokens: 10, outputTokens: 5 } */
   usage?: Partial<Usage>;
+  /** @default "tool-calls" for a tool-call step, else "stop" */
   finishReason?: FinishReason;
+  /** Reasoning text that comes with the answer. @default none */
   reasoning?: string;
   /** How the text is split when the step is streamed. @default split into words */
   chunks?: string[];
@@ -13,10 +17,13 @@ export interface StepOptions {
   delayMs?: number;
 }
 
+/** One tool call of a scripted step. */
 export interface ScriptedToolCall {
+  /** The tool's name. */
   name: string;
   /** An object, or a raw string exactly as a provider might send it (broken JSON included). */
   args: Record<string, unknown> | string;
+  /** The provider's id of the call. @default none (keelson fills a `call_…` id and reports the repair) */
   id?: string;
 }
 
@@ -30,6 +37,7 @@ export type StreamStep = { type: "stream"; chunks: ChatModelChunk[]; error?: Err
 /** A step computed from what reached the provider. */
 export type FunctionStep = (input: ProviderInput, context: RunContext) => ScriptedStep | Promise<ScriptedStep>;
 
+/** One scripted reply: an answer, an error, a stream, or a function of the provider input. */
 export type ScriptedStep = AnswerStep | ErrorStep | StreamStep | FunctionStep;
 
 /** A provider error as an adapter would raise it. */

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineTool, type ChatModelInput, type Message } from "../../src/index.js";
@@ -82,6 +83,13 @@ describe("ChatModel", () => {
       const started = performance.now();
       await expect(runCall(model, { messages: [user("hi")], signal: controller.signal }, mode)).rejects.toMatchObject({ name: "AbortError" });
       expect(performance.now() - started).toBeLessThan(2_000);
+    });
+
+    it("should leave no listener on a caller's long-lived signal, however many calls it serves", async () => {
+      const model = new ScriptedChatModel(Array.from({ length: 50 }, () => textStep("ok")));
+      const controller = new AbortController();
+      for (let index = 0; index < 50; index++) await runCall(model, { messages: [user("hi")], signal: controller.signal, timeout: 60_000 }, mode);
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
     });
 
     it("should end with a TimeoutError when the per-call timeout passes", async () => {

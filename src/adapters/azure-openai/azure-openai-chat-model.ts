@@ -14,9 +14,9 @@ export interface AzureOpenAIChatModelOptions extends Omit<OpenAIChatModelOptions
   apiKey?: string;
   /** @default process.env.OPENAI_API_VERSION ?? "2024-10-21" */
   apiVersion?: string;
-  /** Microsoft Entra ID instead of a key: returns a bearer token (e.g. from `@azure/identity`). */
+  /** Microsoft Entra ID instead of a key: returns a bearer token (e.g. from `@azure/identity`). @default none (the API key is used) */
   azureADTokenProvider?: () => Promise<string>;
-  /** A ready `AzureOpenAI` client, used as it is; create it with `maxRetries: 0` (keelson retries). */
+  /** A ready `AzureOpenAI` client, used as it is; create it with `maxRetries: 0` (keelson retries). @default a client built from the options above */
   client?: AzureOpenAI;
 }
 

@@ -1,1 +1,5 @@
+/**
+ * `AzureOpenAIChatModel`: a deployment on Azure OpenAI.
+ * @module keelson/azure-openai
+ */
 export { AzureOpenAIChatModel, defaultAzureAPIVersion, type AzureOpenAIChatModelOptions } from "./azure-openai-chat-model.js";

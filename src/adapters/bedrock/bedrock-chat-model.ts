@@ -35,6 +35,7 @@ export interface BedrockChatModelOptions extends ChatModelOptions {
   /**
    * A ready client. `region`, `endpoint` and `credentials` are then ignored, and the client keeps its
    * own retry settings: construct it with `maxAttempts: 1` so that keelson is the only one retrying.
+   * @default a `BedrockRuntimeClient` built from the options above, with `maxAttempts: 1`
    */
   client?: BedrockRuntimeClient;
 }

@@ -11,9 +11,10 @@ export interface OllamaChatModelOptions extends ChatModelOptions {
    * A ready `Ollama` client; `host`, `headers` and `fetch` are then not used. With your own client an
    * aborted non-streamed call still settles at once, but its HTTP request runs on to the end (the SDK
    * takes no per-request signal): prefer `host`/`headers`/`fetch` so that aborts cancel requests.
+   * @default a client per request, built from `host`, `headers` and `fetch`
    */
   client?: Ollama;
-  /** Headers sent with every request (for a proxy or ollama.com: `Authorization`). */
+  /** Headers sent with every request (for a proxy or ollama.com: `Authorization`). @default none */
   headers?: Record<string, string>;
   /** The fetch every request goes through. @default globalThis.fetch */
   fetch?: typeof fetch;

@@ -1,3 +1,7 @@
+/**
+ * `OpenAIChatModel`: OpenAI's chat completions API, or any OpenAI-compatible endpoint.
+ * @module keelson/openai
+ */
 export { OpenAIChatModel, type OpenAIChatModelOptions } from "./openai-chat-model.js";
 export type { MaxTokensField } from "./to-openai-request.js";
 export { convertToOpenAIMessages } from "./convert-to-openai-messages.js";

@@ -26,12 +26,13 @@ export interface OpenAIChatModelOptions extends ChatModelOptions {
   baseURL?: string;
   /** @default process.env.OPENAI_ORG_ID */
   organization?: string;
-  /** Extra headers sent with every request. */
+  /** Extra headers sent with every request. @default none */
   headers?: Record<string, string>;
   /**
    * A ready `openai` client, used as it is (`apiKey`, `baseURL`, `organization` and `headers` are
    * then ignored). Create it with `maxRetries: 0`: keelson owns the retries, and the SDK's own would
    * multiply them and hide each attempt.
+   * @default a client built from the options above
    */
   client?: OpenAI;
   /**

@@ -1,5 +1,6 @@
 import type { ChatModelCache } from "./chat-model-cache.js";
 
+/** Options of `MemoryCache`. */
 export interface MemoryCacheOptions {
   /** Entries kept before the least recently used is evicted. @default 1000 */
   maxEntries?: number;

@@ -106,7 +106,7 @@ function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, repairs: R
       call.name,
     );
   }
-  const parsed = parseToolArguments(call.args);
+  const parsed = parseToolArguments(call.args, rules.fixInvalidToolCalls);
   if (!parsed.ok) {
     throw toolCallError(rules, "invalid-args", `tool '${call.name}': ${parsed.problem}`, String(call.args), call.name);
   }
@@ -114,9 +114,8 @@ function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, repairs: R
     if (kind === "empty-args" && call.args !== "" && call.args != null) continue;
     repairs.push({ kind, detail: `arguments of '${call.name}': ${kind}`, toolName: call.name });
   }
-  const args = rules.structure?.strict || rules.plan.responseFormat?.type === "json-schema" && rules.plan.responseFormat.strict
-    ? (dropNullOptionals(parsed.args, entry.tool.parameters) as Record<string, unknown>)
-    : parsed.args;
+  const strictUnion = rules.plan.responseFormat?.type === "json-schema" && rules.plan.responseFormat.strict === true;
+  const args = rules.structure?.strict || strictUnion ? (dropNullOptionals(parsed.args, entry.tool.parameters) as Record<string, unknown>) : parsed.args;
   const result = entry.validate(args);
   if (!result.success) {
     throw toolCallError(

@@ -117,7 +117,12 @@ function resolveFallbackTool(
 ): string | undefined {
   const given = input.fallbackTool;
   const name = typeof given === "string" ? given : given?.name;
-  if (name === undefined) return choice.mode === "single" ? choice.toolName : undefined;
+  if (name === undefined) {
+    if (choice.mode === "single") return choice.toolName;
+    // A forced call with one tool in play can only be a call to it: bare parameters mean that tool.
+    if (choice.mode === "required" && toolsByName.size === 1) return [...toolsByName.keys()][0];
+    return undefined;
+  }
   if (!toolsByName.has(name)) {
     throw new TypeError(`fallbackTool '${name}' is not in input.tools: keelson never falls back to a tool the call did not allow.`);
   }

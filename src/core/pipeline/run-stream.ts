@@ -1,4 +1,4 @@
-import { abortError, isAbortError } from "../../internal/abort.js";
+import { abortError, isAbortError, type CallSignal } from "../../internal/abort.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { Message } from "../messages.js";
 import type { Attempt, ChatModelOutput, ProviderOutput } from "../output.js";
@@ -18,16 +18,16 @@ import { requestWithRetry } from "./request-with-retry.js";
 export async function* runStream(
   host: CallHost,
   call: PreparedCall,
-  signal: AbortSignal,
-  stopController: AbortController,
+  linked: CallSignal,
 ): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
+  const { signal } = linked;
   const state: CallState = { call, requests: 0, learned: false };
   const attempts: Attempt[] = [];
   let guidance: Message[] = [];
   let stopped = false;
   const stop = () => {
     stopped = true;
-    stopController.abort();
+    linked.abort();
   };
   for (let repairs = 0; ; repairs++) {
     const holdBack = state.call.plan.readsUnion || state.call.rules.structureTool !== undefined;
@@ -59,7 +59,7 @@ export async function* runStream(
       if (!result.done) await iterator.return?.().catch(() => undefined);
     }
     if (stopped) return partialOutput(assembler.output(), state.call, attempts);
-    // Some SDKs end a stream quietly when its signal aborts (openai does): what arrived is not an answer.
+    // Some SDKs end a stream quietly when its signal aborts (openai, the AWS event stream): an abort, not a finish.
     if (signal.aborted) throw abortError(signal);
     const raw = assembler.output();
     const settled = settleAttempt(host, state.call, raw, attempts, repairs);

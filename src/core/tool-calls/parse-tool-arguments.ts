@@ -12,9 +12,9 @@ export type ParsedArguments =
  * prototype keys), a JSON string (repaired if need be), a doubly encoded string, or an empty value
  * for a tool that takes nothing.
  */
-export function parseToolArguments(raw: unknown): ParsedArguments {
+export function parseToolArguments(raw: unknown, repair = true): ParsedArguments {
   if (raw === undefined || raw === null) return { ok: true, args: {}, repairs: ["empty-args"] };
-  if (typeof raw === "string") return parseArgumentString(raw);
+  if (typeof raw === "string") return repair ? parseArgumentString(raw) : parseStrictly(raw);
   if (isPlainObject(raw)) {
     if (nestingDepth(raw) > maxNestingDepth) return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
     return { ok: true, args: withoutPrototypeKeys(raw), repairs: [] };
@@ -73,6 +73,22 @@ function nestingDepth(value: unknown): number {
     for (const child of Object.values(node)) stack.push([child, depth + 1]);
   }
   return deepest;
+}
+
+/** Strict JSON only (fixInvalidToolCalls: false): a broken argument string is re-asked, not repaired. */
+function parseStrictly(text: string): ParsedArguments {
+  if (text.trim() === "") return { ok: true, args: {}, repairs: ["empty-args"] };
+  if (textNestingDepth(text) > maxNestingDepth) {
+    return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
+  }
+  let value: unknown;
+  try {
+    value = safeJSONParse(text);
+  } catch {
+    return { ok: false, problem: `the arguments are not valid JSON: ${preview(text)}` };
+  }
+  if (!isPlainObject(value)) return { ok: false, problem: `the arguments must be a JSON object, got ${describe(value)}` };
+  return { ok: true, args: value, repairs: [] };
 }
 
 function withoutPrototypeKeys(value: Record<string, unknown>): Record<string, unknown> {

@@ -2,6 +2,7 @@ import type { JSONSchema } from "../schema/json-schema.js";
 import { inlineRefs } from "./inline-refs.js";
 import { strictSchema } from "./strict-schema.js";
 
+/** How `toolUnionSchema` shapes the union. */
 export interface ToolUnionSchemaOptions {
   /** Several calls in one reply: the schema is an array of calls. @default false */
   parallel?: boolean;

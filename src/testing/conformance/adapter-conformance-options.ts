@@ -4,12 +4,23 @@ import type { FinishReason } from "../../core/output.js";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ToolDefinition } from "../../core/tool.js";
 import type { Usage } from "../../core/usage.js";
-import type { ReplayedRequest, ReplayResponse } from "./replay-server.js";
+import type { ConformanceCaseId } from "./conformance-cases.js";
+import type { ReplayedRequest, ReplayResponse, ReplayServer } from "./replay-server.js";
+
+/** A test framework's `it`: called with a name and a body; `it.skip` reports a case as skipped. */
+export interface ConformanceIt {
+  (name: string, body: () => Promise<void>): void;
+  /**
+   * Reports a test as skipped (vitest, jest, mocha and node:test all have `it.skip`). Without it,
+   * a skipped case is defined as a test that does nothing, named `[skipped] … — <reason>`.
+   */
+  skip?: (name: string, body: () => Promise<void>) => void;
+}
 
 /** The `describe`/`it` of any test framework (vitest, jest, mocha, node:test's `describe`/`it`). */
 export interface ConformanceTestAPI {
   describe(name: string, body: () => void): void;
-  it(name: string, body: () => Promise<void>): void;
+  it: ConformanceIt;
 }
 
 /** A recorded answer per way of calling; a scenario runs for each one present. */
@@ -23,7 +34,10 @@ export interface ConformanceReply {
 export interface ExpectedToolCall {
   name: string;
   args: Record<string, unknown>;
-  /** The provider's id, when the recording has one. */
+  /**
+   * The provider's id. Required unless the adapter skips `"tool-call-ids"` (a provider without
+   * ids, whose calls get keelson's generated `call_…` ids).
+   */
   id?: string;
 }
 
@@ -46,19 +60,41 @@ export interface ConformanceErrorCase {
   expected: { statusCode?: number; reason: ProviderErrorReason; isRetryable: boolean; code?: string };
 }
 
-export interface AdapterConformanceOptions {
+export interface AdapterConformanceOptions<S extends ReplayServer = ReplayServer> {
   /** The suite's name, e.g. "OpenAIChatModel". */
   name: string;
-  /** The adapter under test, sending every request to `baseURL` (the replay server). */
-  createModel(baseURL: string, options: ChatModelOptions): ChatModel;
+  /**
+   * Starts the server a test's requests go to; one per test, closed after it. Pass
+   * `() => startReplayServer({ protocol: "http2" })` for a client that speaks HTTP/2, or your own
+   * `ReplayServer` for another transport (it must honour the `"hold"` and `"drop"` steps and a
+   * response's `stall`, or skip the cases that use them).
+   * @default () => startReplayServer() (HTTP/1.1 on 127.0.0.1)
+   */
+  server?: () => Promise<S>;
+  /**
+   * The adapter under test, sending every request to `baseURL` (the server's `url`), with the
+   * common options passed through (the suite sets `retry`, `toolChoiceSupport`, …). `server` is the
+   * test's server, for transports that need more than its URL.
+   */
+  createModel(baseURL: string, options: ChatModelOptions, server: S): ChatModel;
   /** The provider's reply whose text is `text`, for `create` and for `createStream`. */
   textReply(text: string): ConformanceReply;
   /** Reads a request body the adapter sent. */
   readRequest(request: ReplayedRequest): WireSummary;
-  /** A retryable error that asks for no wait (e.g. a 429 with `retry-after: 0`). */
+  /**
+   * A retryable provider error that asks for no wait (e.g. a 429 with `retry-after: 0`). The retry
+   * cases run with it and with a dropped connection; without it, with a dropped connection only.
+   */
   retryableError?: ReplayResponse;
   /** @default ["create", "stream"] */
   modes?: readonly ("create" | "stream")[];
+  /**
+   * Cases this adapter cannot have, each with the reason, e.g. `{ "streamed-tool-call-args":
+   * "tool calls arrive whole in one chunk" }`. They are reported as skipped (`it.skip`) with the
+   * reason, never run and passed; a skipped case that also has recordings is a `TypeError`.
+   * Scenario cases without recordings in this run are reported as skipped too.
+   */
+  skip?: Partial<Record<ConformanceCaseId, string>>;
   /**
    * The recordings to replay. Scenarios that hold a list take one case per recording, since the
    * recordings of `create` and of `createStream` are often different conversations.

@@ -1,8 +1,32 @@
 import { stableStringify } from "../../internal/stable-stringify.js";
 
-/** The canonical text of a recorded input: stable key order, pretty-printed so diffs read well. */
+/**
+ * The canonical text of a provider input: stable key order, pretty-printed so diffs read well, and
+ * tool-call ids numbered by first appearance. keelson makes ids up where a provider sends none
+ * (Ollama, the response-format and prompt rungs), so a replayed conversation carries other ids than
+ * the recorded one; what must match is which call each tool result answers, not the random text.
+ */
 export function canonicalInput(input: unknown): string {
-  return JSON.stringify(JSON.parse(stableStringify(input)), null, 2);
+  return JSON.stringify(numberToolCallIds(JSON.parse(stableStringify(input)) as { messages?: unknown }), null, 2);
+}
+
+function numberToolCallIds(input: { messages?: unknown }): unknown {
+  if (!Array.isArray(input.messages)) return input;
+  const numbers = new Map<string, string>();
+  const numbered = (id: unknown) => {
+    if (typeof id !== "string") return id;
+    if (!numbers.has(id)) numbers.set(id, `tool-call-${numbers.size + 1}`);
+    return numbers.get(id);
+  };
+  const messages = input.messages.map((message: { role?: string; content?: unknown; toolCallId?: unknown }) => {
+    if (message.role === "tool") return { ...message, toolCallId: numbered(message.toolCallId) };
+    if (message.role === "assistant" && Array.isArray(message.content)) {
+      const content = message.content.map((part: { type?: string; id?: unknown }) => (part.type === "tool-call" ? { ...part, id: numbered(part.id) } : part));
+      return { ...message, content };
+    }
+    return message;
+  });
+  return { ...input, messages };
 }
 
 /** A unified-style line diff of two texts (`-` recorded, `+` actual), showing only changed lines with a little context. */

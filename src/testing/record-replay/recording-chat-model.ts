@@ -11,7 +11,7 @@ import { writeCassette } from "./cassette.js";
 export interface RecordingChatModelOptions extends ChatModelOptions {
   /** Where the cassette is written (JSON). It is rewritten after every exchange. */
   cassette: string;
-  /** Strings to scrub from the cassette besides the credential shapes keelson knows (e.g. a gateway token). */
+  /** Strings to scrub from the cassette besides the credential shapes keelson knows (e.g. a gateway token). @default [] */
   secrets?: string[];
 }
 

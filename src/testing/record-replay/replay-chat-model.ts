@@ -19,6 +19,11 @@ export class ReplayChatModel extends ChatModel {
   private readonly interactions: { canonical: string; interaction: CassetteInteraction; used: boolean }[];
   private readonly source: string;
 
+  /**
+   * @param cassette A cassette file path, or a cassette already read.
+   * @param options The common options; the profile comes from the cassette. Retry delays default to 0,
+   *   so that a recorded retryable error replays without waiting.
+   */
   constructor(cassette: string | Cassette, options: ChatModelOptions = {}) {
     const loaded = typeof cassette === "string" ? readCassette(cassette) : cassette;
     super(loaded.modelId, { retry: { initialDelayMs: 0, maxDelayMs: 0 }, ...options }, loaded.profile);

@@ -40,7 +40,7 @@ runAdapterConformance(
     name: "AzureOpenAIChatModel conformance (own fixtures)",
     scenarios: {
       toolCall: [{ name: "get_weather", reply: { create: jsonResponse(readOwnOpenAIFixture("chat-one-tool-call.json")) }, tools: [weather], expected: { name: "get_weather", args: { city: "Boston", unit: "f" }, id: "call_own_one" } }],
-      streamedToolCallArgs: { reply: sseResponse(readOwnOpenAIFixture("chat-tool-call-split.sse")), tools: [weather], expected: { name: "get_weather", args: { city: "Paris", unit: "c" } } },
+      streamedToolCallArgs: { reply: sseResponse(readOwnOpenAIFixture("chat-tool-call-split.sse")), tools: [weather], expected: { name: "get_weather", args: { city: "Paris", unit: "c" }, id: "call_own_split" } },
       finishReasons: [
         { name: "content_filter", reply: { create: jsonResponse(ownAzure("chat-content-filter-finish.json")), stream: sseResponse(filteredStream) }, expected: "content-filter" },
       ],

@@ -292,14 +292,6 @@ describe("BedrockChatModel", () => {
     });
   });
 
-  it("should keep working after clone()", async () => {
-    bedrock.server.handle(replyFor(textReply(), "create"));
-    const copy = bedrock.model("us.amazon.nova-micro-v1:0").clone();
-    const output = await copy.create({ messages: ask });
-    expect(output.text).toBe("INC-001 is an outage of auth-api.");
-    expect(bedrock.server.requests[0]!.url).toBe("/model/us.amazon.nova-micro-v1%3A0/converse");
-  });
-
   it("should answer a repeated call from the cache, with a key that holds no credential", async () => {
     bedrock.server.handle(replyFor(textReply(), "create"));
     const keys: string[] = [];

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { ChatResponse } from "ollama";
 import { OllamaChatModel } from "../../../src/adapters/ollama/index.js";
 import type { OllamaChatModelOptions } from "../../../src/adapters/ollama/index.js";
+import type { ConformanceReply, ReplayedRequest, ReplayResponse, WireSummary } from "../../../src/testing/index.js";
 import type { Handler, RecordedRequest } from "../../support/loopback-server.js";
 import { sendJSON } from "../../support/loopback-server.js";
 import { ndjsonLines, sendNDJSON } from "../../support/ndjson.js";
@@ -73,4 +74,36 @@ export function toStreamParts(response: ChatResponse): object[] {
 
 function pieces(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+/** A `/api/chat` JSON body, as the conformance suite replays it. */
+export function ollamaJSON(body: string | object, status = 200): ReplayResponse {
+  return { status, headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) };
+}
+
+/** An NDJSON stream, one object per line, each line sent on its own. */
+export function ollamaNDJSON(lines: readonly (string | object)[]): ReplayResponse {
+  const text = lines.map((line) => `${typeof line === "string" ? line : JSON.stringify(line)}\n`);
+  return { status: 200, headers: { "content-type": "application/x-ndjson" }, body: text };
+}
+
+/** A whole response for `create`, and the stream Ollama would have sent for it (`toStreamParts`). */
+export function ollamaReply(response: ChatResponse): ConformanceReply {
+  return { create: ollamaJSON(response), stream: ollamaNDJSON(toStreamParts(response)) };
+}
+
+/** A documented-format `/api/chat` reply whose text is `text`. */
+export function ollamaTextReply(text: string): ConformanceReply {
+  return ollamaReply({ ...readOwnJSON("api-chat-nonstream-text.json"), message: { role: "assistant", content: text } });
+}
+
+/** Where an `/api/chat` body carries tools and structured output (Ollama has no tool_choice field). */
+export function readOllamaRequest(request: ReplayedRequest): WireSummary {
+  const body = request.json as { tools?: unknown[]; tool_choice?: unknown; format?: unknown };
+  const format = body.format;
+  return {
+    tools: body.tools,
+    toolChoice: body.tool_choice,
+    responseFormat: format === undefined ? undefined : format === "json" ? { type: "json" } : { type: "json-schema", schema: format },
+  };
 }

@@ -148,3 +148,14 @@ describe.skipIf(!hasSharedFixtures)("ChatModel repair of real broken model outpu
     });
   });
 });
+
+describe("ChatModel with fixInvalidToolCalls off", () => {
+  it("should re-ask broken arguments instead of repairing them, and still fill missing ids", async () => {
+    const model = new ScriptedChatModel([toolCallStep("search", '{"query": "cats"'), toolCallStep("search", '{"query": "cats"}')], { fixInvalidToolCalls: false });
+    const output = await model.create({ messages: [user("q")], tools: [search] });
+    expect(output.meta.attempts).toHaveLength(2);
+    expect(output.meta.attempts[0]!.rejected).toMatch(/not valid JSON/);
+    expect(output.toolCalls[0]!.id).toMatch(/^call_[a-z0-9]{8}$/);
+    expect(output.meta.repairs.map((repair) => repair.kind)).toEqual(["missing-id"]);
+  });
+});

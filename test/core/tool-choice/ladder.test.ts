@@ -160,3 +160,16 @@ describe("learning from a refused tool_choice", () => {
     expect([...scripted.toolChoiceSupport]).toEqual(["auto", "none", "required", "single"]);
   });
 });
+
+describe("the fallback tool of a forced call", () => {
+  it("should read bare parameters as the only tool in play under required", async () => {
+    const scripted = model([rawStep('{"city": "Oslo"}')], []);
+    const { output } = await runCall(scripted, { messages: [user("x")], tools: [weather], toolChoice: "required" }, "create");
+    expect(output.toolCalls[0]).toMatchObject({ name: "weather", args: { city: "Oslo" } });
+  });
+
+  it("should not guess among several tools without a fallbackTool", async () => {
+    const scripted = model([rawStep('{"city": "Oslo"}')], [], { maxRepairAttempts: 0 });
+    await expect(runCall(scripted, { ...ask, toolChoice: "required" }, "create")).rejects.toMatchObject({ kind: "tool-choice-violation" });
+  });
+});

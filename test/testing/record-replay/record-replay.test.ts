@@ -10,6 +10,7 @@ import {
   ReplayChatModel,
   ScriptedChatModel,
   errorStep,
+  rawStep,
   redactSecrets,
   textStep,
   toolCallStep,
@@ -106,5 +107,18 @@ describe("RecordingChatModel and ReplayChatModel", () => {
     expect(written).not.toContain("abcdefghijklmnop");
     expect(written).toContain("[REDACTED]");
     expect(redactSecrets({ key: "AKIAABCDEFGHIJKLMNOP", ok: "plain text" })).toEqual({ key: "[REDACTED]", ok: "plain text" });
+  });
+});
+
+describe("ReplayChatModel across turns", () => {
+  it("should replay a multi-turn agent whose tool-call ids keelson made up, as on Ollama", async () => {
+    const cassette = join(folder, "made-up-ids.json");
+    // No ids from the provider and a forced call read from JSON: keelson generates random ids.
+    const live = new ScriptedChatModel([rawStep('{"name": "lookup_incident", "parameters": {"incident_id": "INC-001"}}'), textStep("It is an auth-api outage.")], {
+      toolChoiceSupport: [],
+    });
+    expect(await agent(new RecordingChatModel(live, { cassette }), "create")).toBe("It is an auth-api outage.");
+    expect(await agent(new ReplayChatModel(cassette), "create")).toBe("It is an auth-api outage.");
+    expect(await agent(new ReplayChatModel(cassette), "createStream")).toBe("It is an auth-api outage.");
   });
 });
