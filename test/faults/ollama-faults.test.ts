@@ -120,6 +120,7 @@ describe("OllamaChatModel under faults", () => {
       { fault: "a stream that stops without its done line", handler: answerRaw(200, ndjson, firstText + line("lo")), text: "Hello", reason: "network" },
       { fault: "a malformed NDJSON line", handler: answerRaw(200, ndjson, `${firstText}{"message": {"content": "lo"\n${line("", true)}`), reason: "server" },
       { fault: "an error line", handler: answerRaw(200, ndjson, `${firstText}{"error":"model runner crashed"}\n`), reason: "server" },
+      { fault: "a line that is JSON but not an object", handler: answerRaw(200, ndjson, `${firstText}0\n${line("", true)}`), reason: "server" },
     ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason, text = "Hel" }) => {
       server.handle(handler);
       const { error, output, chunks } = await settle(model(), input(), "createStream");

@@ -190,6 +190,7 @@ describe("OpenAIChatModel under faults", () => {
       { fault: "a connection reset", handler: resetMidBody(sse, firstText), reason: "network" },
       { fault: "a stream that stops without its final chunk or [DONE]", handler: answerRaw(200, sse, firstText), reason: "network" },
       { fault: "a malformed SSE line", handler: answerRaw(200, sse, `${firstText}data: {"choices": [\n\n${chunk({}, "stop")}data: [DONE]\n\n`), reason: "server" },
+      { fault: "an event that is JSON but not a chunk", handler: answerRaw(200, sse, `${firstText}data: null\n\n${chunk({}, "stop")}data: [DONE]\n\n`), reason: "server" },
       { fault: "an error event", handler: answerRaw(200, sse, `${firstText}data: {"error":{"message":"overloaded","type":"server_error"}}\n\n`), reason: "server" },
     ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason }) => {
       server.handle(handler);

@@ -12,7 +12,7 @@ import type { ChatModel } from "../../src/index.js";
  * must end in an output or in keelson's own error — never another error, never a hang — and an
  * output is only ever returned when the body carried the reply's end (a finish_reason / done line).
  */
-const runs = 400;
+const runs = 1_000;
 
 const openAIChunk = (delta: object, finishReason: string | null = null) =>
   `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
@@ -20,7 +20,7 @@ const ollamaLine = (content: string, done = false) =>
   `${JSON.stringify({ model: "m", created_at: "x", message: { role: "assistant", content }, done, ...(done ? { done_reason: "stop" } : {}) })}\n`;
 
 const text = fc.string({ minLength: 1, maxLength: 8 });
-const garbage = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("{", '{"choices": [', "<html>", "\u0000\u0001", '{"message":'));
+const garbage = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("{", '{"choices": [', "<html>", "\u0000\u0001", '{"message":', "0", "null", "[]", '"text"', "true"));
 
 const openAIEvent = fc.oneof(
   { weight: 5, arbitrary: text.map((piece) => openAIChunk({ content: piece })) },

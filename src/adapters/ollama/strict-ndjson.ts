@@ -1,6 +1,7 @@
 /**
  * The response, its NDJSON body checked line by line: the `ollama` SDK logs a malformed line and
- * skips it, which would drop part of a reply without a word. A line that is not JSON ends the body
+ * skips it, which would drop part of a reply without a word, and throws a bare TypeError on a line
+ * that is JSON but not an object (`0`, `null`). A line that is not a JSON object ends the body
  * with a SyntaxError instead, after the lines before it (so the caller gets a typed error, with the
  * partial output when chunks were already delivered). Other bodies pass untouched.
  */
@@ -10,13 +11,10 @@ export function strictNDJSON(response: Response): Response {
   const encoder = new TextEncoder();
   let buffer = "";
   const pass = (line: string, controller: TransformStreamDefaultController<Uint8Array>): boolean => {
-    if (line.trim() !== "") {
-      try {
-        JSON.parse(line);
-      } catch {
-        controller.error(new SyntaxError(`a stream line is not JSON: ${JSON.stringify(line.slice(0, 80))}`));
-        return false;
-      }
+    if (line.trim() === "") return true; // blank lines carry nothing (the SDK would log each one)
+    if (!isJSONObject(line)) {
+      controller.error(new SyntaxError(`a stream line is not a JSON object: ${JSON.stringify(line.slice(0, 80))}`));
+      return false;
     }
     controller.enqueue(encoder.encode(`${line}\n`));
     return true;
@@ -35,4 +33,13 @@ export function strictNDJSON(response: Response): Response {
     }),
   );
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function isJSONObject(line: string): boolean {
+  try {
+    const value: unknown = JSON.parse(line);
+    return value !== null && typeof value === "object" && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }

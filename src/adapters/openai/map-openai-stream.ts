@@ -21,6 +21,12 @@ export async function* mapOpenAIStream(
   let finishReason: FinishReason | undefined;
   let usage: Partial<Usage> | undefined;
   for await (const chunk of stream) {
+    if (chunk === null || typeof chunk !== "object") {
+      throw new ProviderError(`${where.providerId} ${where.modelId}: the stream sent an event that is not a chunk (${JSON.stringify(chunk)}).`, {
+        ...where,
+        reason: "server",
+      });
+    }
     received.push(chunk);
     if (chunk.usage) {
       usage = mapOpenAIUsage(chunk.usage)!;
