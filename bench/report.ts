@@ -1,0 +1,55 @@
+import type { BenchConfig } from "./config.js";
+import type { CallCase, ImportCase, Target } from "./summarize.js";
+
+export interface BenchResults {
+  date: string;
+  node: string;
+  cpus: number;
+  config: BenchConfig;
+  calls: CallCase[];
+  imports: ImportCase[];
+  targets: Target[];
+  warnings: string[];
+}
+
+const ms = (value: number) => value.toFixed(3);
+const us = (value: number) => value.toFixed(0);
+const mb = (value: number) => (value / 1024 / 1024).toFixed(1);
+const times = (value: number) => `${value.toFixed(2)}×`;
+
+/** The results as markdown: medians of every case side by side, then the targets. */
+export function markdownReport(results: BenchResults): string {
+  const lines = [
+    `keelson vs raw SDK — medians of ${results.config.rounds} rounds × ${results.config.iterations} requests ` +
+      `(cold imports: ${results.config.importRounds} processes); keelson listeners: ${results.config.listeners}; ` +
+      `Node ${results.node}, ${results.cpus} CPUs`,
+    "",
+    "| case | raw p50 ms | keelson p50 ms | × | raw mean ms | keelson mean ms | × | raw CPU µs | keelson CPU µs | × | raw peak RSS MB | keelson peak RSS MB | × |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const c of results.calls) {
+    lines.push(
+      `| ${c.provider} ${c.kind === "call" ? "call" : "stream"} (${c.path}) | ${ms(c.raw.p50Ms)} | ${ms(c.keelson.p50Ms)} | ${times(c.ratio.p50Ms)} | ` +
+        `${ms(c.raw.meanMs)} | ${ms(c.keelson.meanMs)} | ${times(c.ratio.meanMs)} | ${us(c.raw.cpuPerCallUs)} | ${us(c.keelson.cpuPerCallUs)} | ${times(c.ratio.cpuPerCallUs)} | ` +
+        `${mb(c.raw.peakRssBytes)} | ${mb(c.keelson.peakRssBytes)} | ${times(c.ratio.peakRssBytes)} |`,
+    );
+  }
+  lines.push("", "| cold import | raw SDK ms | keelson ms | × | raw peak RSS MB | keelson peak RSS MB | × |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const c of results.imports) {
+    const what = c.mode === "import" ? "import only" : "import + construct";
+    lines.push(
+      `| ${c.provider} ${what} | ${ms(c.raw.ms)} | ${ms(c.keelson.ms)} | ${times(c.ratio.ms)} | ${mb(c.raw.peakRssBytes)} | ${mb(c.keelson.peakRssBytes)} | ${times(c.ratio.peakRssBytes)} |`,
+    );
+  }
+  lines.push("", "| target | measured | limit | met |", "| --- | ---: | ---: | :---: |");
+  for (const t of results.targets) lines.push(`| ${t.name} | ${times(t.measured)} | ≤ ${times(t.limit)} | ${t.met ? "yes" : "**no**"} |`);
+  if (results.warnings.length > 0) lines.push("", "Worker warnings:", ...results.warnings.map((warning) => `- ${warning}`));
+  return lines.join("\n");
+}
+
+/** One line: every ratio that has a target, and how many targets were met. */
+export function summaryLine(results: BenchResults): string {
+  const met = results.targets.filter((t) => t.met).length;
+  const parts = results.targets.map((t) => `${t.name.replace(", keelson ÷ raw", "")} ${times(t.measured)}`);
+  return `Summary: ${met}/${results.targets.length} targets met — ${parts.join("; ")}`;
+}
