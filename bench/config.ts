@@ -12,6 +12,8 @@ export interface BenchConfig {
   listeners: "none" | "lifecycle" | "all";
   /** @default ["openai", "ollama"] */
   providers: Provider[];
+  /** A regular expression: only the cases whose name ("ollama call native", "openai import construct", …) matches. @default every case */
+  cases: string;
 }
 
 export type Provider = "openai" | "ollama";
@@ -32,6 +34,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     importRounds: positiveInteger(env, "BENCH_IMPORT_ROUNDS", 10),
     listeners,
     providers: providers as Provider[],
+    cases: env.BENCH_CASES ?? "",
   };
 }
 

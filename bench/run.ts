@@ -13,6 +13,7 @@ import { checkTargets, collect, type CallCase, type ImportCase } from "./summari
 // A benchmark, not a test: it reports the numbers and never fails on them.
 
 const config = readConfig();
+const casePattern = new RegExp(config.cases);
 const kinds: Kind[] = ["call", "stream"];
 const paths: Path[] = ["native", "forced"];
 const importModes: ImportMode[] = ["import", "construct"];
@@ -29,6 +30,7 @@ try {
       for (const kind of kinds) {
         for (const path of paths) {
           const key = `${provider}|${kind}|${path}`;
+          if (!casePattern.test(key.replaceAll("|", " "))) continue;
           const samples = callSamples.get(key) ?? { raw: [], keelson: [] };
           callSamples.set(key, samples);
           for (const side of sidesFor(round)) samples[side].push(await measureCalls(side, provider, kind, path, server.port, config));
@@ -41,6 +43,7 @@ try {
     for (const provider of config.providers) {
       for (const mode of importModes) {
         const key = `${provider}|${mode}`;
+        if (!casePattern.test(`${provider} import ${mode}`)) continue;
         const samples = importSamples.get(key) ?? { raw: [], keelson: [] };
         importSamples.set(key, samples);
         for (const side of sidesFor(round)) samples[side].push(await measureImport(side, provider, mode));
