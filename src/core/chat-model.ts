@@ -1,4 +1,4 @@
-import { abortError, anySignal, isAbortError, throwIfAborted } from "../internal/abort.js";
+import { abortError, anySignal, isAbortError, neverAborted, throwIfAborted } from "../internal/abort.js";
 import { cacheKey } from "./cache/cache-key.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
@@ -28,8 +28,6 @@ import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
 import { ChatModelStream } from "./stream/chat-model-stream.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
-
-const neverAborted = new AbortController().signal;
 
 /**
  * One chat-model interface for every provider. The base class owns the pipeline — input

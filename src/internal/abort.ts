@@ -1,4 +1,11 @@
 /**
+ * The signal of a call without a signal or timeout: it never aborts, so an adapter need not wire it
+ * to its SDK (an SDK that adds an abort listener per request and never removes it would otherwise
+ * pile listeners onto this one shared signal).
+ */
+export const neverAborted: AbortSignal = new AbortController().signal;
+
+/**
  * The platform `AbortError` for an aborted signal: the signal's own reason when it is a
  * DOMException (AbortError, TimeoutError), else an AbortError carrying the reason as `cause`.
  */
@@ -49,6 +56,7 @@ export function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal | u
  * (a caller's own client). The abandoned promise's later rejection is swallowed.
  */
 export function settleOnAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal === neverAborted) return promise;
   if (signal.aborted) {
     promise.catch(() => undefined);
     return Promise.reject(abortError(signal));

@@ -10,7 +10,7 @@ import { mapOllamaError } from "./map-ollama-error.js";
 import { splitHostCredentials } from "./ollama-host.js";
 import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
-import { settleOnAbort } from "../../internal/abort.js";
+import { neverAborted, settleOnAbort } from "../../internal/abort.js";
 
 const loadOllama = lazyRequire<typeof import("ollama")>("ollama", "the Ollama adapter (keelson/ollama)");
 
@@ -56,14 +56,16 @@ export class OllamaChatModel extends ChatModel {
       const baseFetch = customFetch ?? globalThis.fetch;
       const hasAuthorization = Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "authorization");
       const allHeaders = target.authorization && !hasAuthorization ? { ...headers, authorization: target.authorization } : headers;
-      // One light client per request, whose fetch also honours that request's signal: the SDK
-      // passes no signal for non-streamed calls, and its abort() would end every stream at once.
+      const build = (fetch: typeof globalThis.fetch) =>
+        new OllamaClient({ host: target.host, ...(allHeaders ? { headers: allHeaders } : {}), fetch });
+      // A call that can abort gets one light client, whose fetch also honours that call's signal: the
+      // SDK passes no signal for non-streamed calls, and its abort() would end every stream at once.
+      // A call that cannot abort shares one client with the plain fetch.
+      let unabortable: Ollama | undefined;
       this.clientFor = (signal) =>
-        new OllamaClient({
-          host: target.host,
-          ...(allHeaders ? { headers: allHeaders } : {}),
-          fetch: (url, init) => baseFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }),
-        });
+        signal === neverAborted
+          ? (unabortable ??= build(baseFetch))
+          : build((url, init) => baseFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }));
     }
   }
 
