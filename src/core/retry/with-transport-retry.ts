@@ -1,5 +1,5 @@
 import pRetry from "p-retry";
-import { abortError, delay } from "../../internal/abort.js";
+import { abortError, delay, throwIfAborted } from "../../internal/abort.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { ResolvedRetryOptions } from "./retry-options.js";
 
@@ -11,14 +11,26 @@ export interface TransportRetryOptions extends ResolvedRetryOptions {
 /**
  * Runs `request`, retrying retryable provider errors with exponential backoff and jitter, or after
  * the `Retry-After` the provider asked for (up to the cap). p-retry owns the loop; keelson owns the
- * delay, so every wait ends promptly on abort.
+ * delay, so every wait ends promptly on abort. The first attempt runs before p-retry is involved
+ * (setting it up costs more than the rest of a call's bookkeeping): a failed first attempt becomes
+ * p-retry's attempt 1, replayed, so retries go as before.
  */
 export async function withTransportRetry<T>(
   request: (attempt: number) => Promise<T>,
   options: TransportRetryOptions,
 ): Promise<T> {
+  let firstError: unknown;
   try {
-    return await pRetry(request, {
+    throwIfAborted(options.signal);
+    const result = await request(1);
+    throwIfAborted(options.signal);
+    return result;
+  } catch (error) {
+    if (options.signal.aborted) throw abortError(options.signal);
+    firstError = error;
+  }
+  try {
+    return await pRetry((attempt) => (attempt === 1 ? Promise.reject(firstError) : request(attempt)), {
       retries: options.maxRetries,
       minTimeout: 0,
       maxTimeout: 0,
