@@ -98,7 +98,7 @@ export class OllamaChatModel extends ChatModel {
     try {
       for await (const part of stream) {
         finished = part.done;
-        yield* mapOllamaStreamPart(part);
+        for (const chunk of mapOllamaStreamPart(part)) yield chunk;
       }
     } catch (error) {
       throw this.mapError(error);
