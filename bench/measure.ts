@@ -23,6 +23,13 @@ export interface ImportSample {
 
 const worker = fileURLToPath(new URL("./worker.mjs", import.meta.url));
 const importWorker = fileURLToPath(new URL("./import-worker.mjs", import.meta.url));
+const overheadWorker = fileURLToPath(new URL("./overhead-worker.mjs", import.meta.url));
+
+/** keelson's own time per call and per stream on a canned adapter (no network, no SDK). */
+export interface OverheadSample {
+  callUs: number;
+  streamUs: number;
+}
 
 /** Lines workers wrote to stderr (warnings), each kept once. */
 export const workerWarnings = new Set<string>();
@@ -47,4 +54,10 @@ export async function measureImport(side: Side, provider: Provider, mode: Import
   const { result, stderr } = await runNode(importWorker, [side, provider, mode], {});
   keepWarnings(stderr);
   return result as ImportSample;
+}
+
+export async function measureOverhead(config: BenchConfig): Promise<OverheadSample> {
+  const { result, stderr } = await runNode(overheadWorker, [], { BENCH_LISTENERS: config.listeners });
+  keepWarnings(stderr);
+  return result as OverheadSample;
 }

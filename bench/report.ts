@@ -1,4 +1,5 @@
 import type { BenchConfig } from "./config.js";
+import type { OverheadSample } from "./measure.js";
 import type { CallCase, ImportCase, Target } from "./summarize.js";
 
 export interface BenchResults {
@@ -8,6 +9,8 @@ export interface BenchResults {
   config: BenchConfig;
   calls: CallCase[];
   imports: ImportCase[];
+  /** keelson's own time on a canned adapter, without network or SDK (median of the processes). */
+  overhead: OverheadSample | undefined;
   targets: Target[];
   warnings: string[];
 }
@@ -39,6 +42,13 @@ export function markdownReport(results: BenchResults): string {
     const what = c.mode === "import" ? "import only" : "import + construct";
     lines.push(
       `| ${c.provider} ${what} | ${ms(c.raw.ms)} | ${ms(c.keelson.ms)} | ${times(c.ratio.ms)} | ${mb(c.raw.peakRssBytes)} | ${mb(c.keelson.peakRssBytes)} | ${times(c.ratio.peakRssBytes)} |`,
+    );
+  }
+  if (results.overhead) {
+    lines.push(
+      "",
+      `keelson's own time on a canned adapter (no network, no SDK): ${results.overhead.callUs.toFixed(1)} µs per call, ` +
+        `${results.overhead.streamUs.toFixed(1)} µs per stream of ~210 chunks.`,
     );
   }
   lines.push("", "| target | measured | limit | met |", "| --- | ---: | ---: | :---: |");

@@ -3,10 +3,10 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { readConfig } from "./config.js";
 import { startFakeServer } from "./fake-server-process.js";
-import type { CallSample, ImportMode, ImportSample, Kind, Path, Side } from "./measure.js";
-import { measureCalls, measureImport, workerWarnings } from "./measure.js";
+import type { CallSample, ImportMode, ImportSample, Kind, OverheadSample, Path, Side } from "./measure.js";
+import { measureCalls, measureImport, measureOverhead, workerWarnings } from "./measure.js";
 import { markdownReport, summaryLine, type BenchResults } from "./report.js";
-import { checkTargets, collect, type CallCase, type ImportCase } from "./summarize.js";
+import { checkTargets, collect, medianSample, type CallCase, type ImportCase } from "./summarize.js";
 
 // `npm run bench`: keelson against the raw openai and ollama SDKs on a loopback fake server, every
 // case in fresh plain-node processes importing the built dist/, raw and keelson interleaved.
@@ -23,6 +23,7 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 const server = await startFakeServer();
 const callSamples = new Map<string, Record<Side, CallSample[]>>();
 const importSamples = new Map<string, Record<Side, ImportSample[]>>();
+const overheadSamples: OverheadSample[] = [];
 try {
   for (let round = 0; round < config.rounds; round++) {
     log(`round ${round + 1}/${config.rounds}`);
@@ -50,6 +51,10 @@ try {
       }
     }
   }
+  if (casePattern.test("overhead")) {
+    log(`keelson's own overhead on a canned adapter (${config.rounds} processes)`);
+    for (let round = 0; round < config.rounds; round++) overheadSamples.push(await measureOverhead(config));
+  }
 } finally {
   server.stop();
 }
@@ -69,6 +74,7 @@ const results: BenchResults = {
   config,
   calls,
   imports,
+  overhead: overheadSamples.length > 0 ? medianSample(overheadSamples) : undefined,
   targets: checkTargets(calls, imports, config.providers),
   warnings: [...workerWarnings],
 };
