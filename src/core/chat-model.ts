@@ -94,7 +94,7 @@ export abstract class ChatModel {
   /** One reply. */
   async create(input: ChatModelInput): Promise<ChatModelOutput> {
     this.emit("start", { input });
-    const linked = callSignal(input?.signal, input?.timeout);
+    const linked = callSignal(input?.signal, input?.timeout, false);
     const { signal } = linked;
     try {
       throwIfAborted(signal);
@@ -160,7 +160,8 @@ export abstract class ChatModel {
 
   private async *streamCall(input: ChatModelInput): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
     this.emit("start", { input });
-    const linked = callSignal(input?.signal, input?.timeout);
+    // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
+    const linked = callSignal(input?.signal, input?.timeout, true);
     const { signal } = linked;
     let settled = false;
     try {

@@ -1,4 +1,11 @@
 /**
+ * The signal of a call without a signal or timeout: it never aborts, so an adapter need not wire it
+ * to its SDK (an SDK that adds an abort listener per request and never removes it would otherwise
+ * pile listeners onto this one shared signal).
+ */
+export const neverAborted: AbortSignal = new AbortController().signal;
+
+/**
  * The platform `AbortError` for an aborted signal: the signal's own reason when it is a
  * DOMException (AbortError, TimeoutError), else an AbortError carrying the reason as `cause`.
  */
@@ -51,7 +58,10 @@ export interface CallSignal {
  * (with a TimeoutError). Everything a request hangs on it (SDK listeners included) goes away with
  * the call, so a caller's long-lived signal never collects listeners, however many calls it serves.
  */
-export function callSignal(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined): CallSignal {
+export function callSignal(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined, stoppable: boolean): CallSignal {
+  // Nothing can end this call early: adapters see the shared never-aborted signal and skip the
+  // SDK's signal plumbing (the openai SDK never removes the listener it adds).
+  if (!callerSignal && timeoutMs === undefined && !stoppable) return unabortableCall;
   const controller = new AbortController();
   const onAbort = () => controller.abort(callerSignal?.reason);
   if (callerSignal?.aborted) onAbort();
@@ -70,11 +80,14 @@ export function callSignal(callerSignal: AbortSignal | undefined, timeoutMs: num
   };
 }
 
+const unabortableCall: CallSignal = { signal: neverAborted, abort: () => undefined, dispose: () => undefined };
+
 /**
  * `promise`, or an AbortError as soon as `signal` aborts — for a request the SDK cannot cancel
  * (a caller's own client). The abandoned promise's later rejection is swallowed.
  */
 export function settleOnAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal === neverAborted) return promise;
   if (signal.aborted) {
     promise.catch(() => undefined);
     return Promise.reject(abortError(signal));

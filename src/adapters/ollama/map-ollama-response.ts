@@ -21,20 +21,24 @@ export function mapOllamaResponse(response: ChatResponse): ProviderOutput {
 /**
  * One NDJSON object of a streamed `/api/chat`: `thinking` and `content` are deltas, a tool call
  * arrives whole in one object, and the `done: true` object carries the counts and `done_reason`.
+ * An array, not a generator: `yield*` of a sync generator inside the adapter's async one wrapped
+ * every part in an async iterator, the largest per-chunk cost of an Ollama stream.
  */
-export function* mapOllamaStreamPart(part: ChatResponse): Iterable<ChatModelChunk> {
+export function mapOllamaStreamPart(part: ChatResponse): ChatModelChunk[] {
+  const chunks: ChatModelChunk[] = [];
   const message = part.message;
-  if (message?.thinking) yield { type: "reasoning-delta", text: message.thinking };
-  if (message?.content) yield { type: "text-delta", text: message.content };
+  if (message?.thinking) chunks.push({ type: "reasoning-delta", text: message.thinking });
+  if (message?.content) chunks.push({ type: "text-delta", text: message.content });
   for (const call of message?.tool_calls ?? []) {
     const { name, args } = toToolCall(call);
     // `id` is left empty for the base class to fill, as in `_create`.
-    yield { type: "tool-call", toolCall: { type: "tool-call", id: "", name, args: args as Record<string, unknown> } };
+    chunks.push({ type: "tool-call", toolCall: { type: "tool-call", id: "", name, args: args as Record<string, unknown> } });
   }
   if (part.done) {
-    yield { type: "usage", usage: mapOllamaUsage(part) };
-    yield { type: "finish", finishReason: mapOllamaFinishReason(part.done_reason) ?? "stop", raw: part };
+    chunks.push({ type: "usage", usage: mapOllamaUsage(part) });
+    chunks.push({ type: "finish", finishReason: mapOllamaFinishReason(part.done_reason) ?? "stop", raw: part });
   }
+  return chunks;
 }
 
 /** `prompt_eval_count` (absent when the whole prompt was cached) and `eval_count` (thinking included). */

@@ -11,7 +11,7 @@ import { splitHostCredentials } from "./ollama-host.js";
 import { strictNDJSON } from "./strict-ndjson.js";
 import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
-import { settleOnAbort } from "../../internal/abort.js";
+import { neverAborted, settleOnAbort } from "../../internal/abort.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 
 const loadOllama = lazyRequire<typeof import("ollama")>("ollama", "the Ollama adapter (keelson/ollama)");
@@ -58,15 +58,17 @@ export class OllamaChatModel extends ChatModel {
       const baseFetch = customFetch ?? globalThis.fetch;
       const hasAuthorization = Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "authorization");
       const allHeaders = target.authorization && !hasAuthorization ? { ...headers, authorization: target.authorization } : headers;
-      // One light client per request, whose fetch also honours that request's signal: the SDK
-      // passes no signal for non-streamed calls, and its abort() would end every stream at once.
-      // Its stream bodies are checked line by line (the SDK would skip a malformed line).
+      // One light client per request, whose fetch also honours that request's signal (the SDK
+      // passes no signal for non-streamed calls, and its abort() would end every stream at once),
+      // reports the response for its Retry-After, and checks stream bodies line by line (the SDK
+      // would skip a malformed line). A call that cannot abort links no signal.
       this.clientFor = (signal, onResponse) =>
         new OllamaClient({
           host: target.host,
           ...(allHeaders ? { headers: allHeaders } : {}),
           fetch: async (url, init) => {
-            const response = await baseFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+            const linked = signal === neverAborted ? init?.signal : init?.signal ? AbortSignal.any([init.signal, signal]) : signal;
+            const response = await baseFetch(url, linked ? { ...init, signal: linked } : init);
             onResponse?.(response);
             return strictNDJSON(response);
           },
@@ -107,7 +109,7 @@ export class OllamaChatModel extends ChatModel {
     try {
       for await (const part of stream) {
         finished = part.done;
-        yield* mapOllamaStreamPart(part);
+        for (const chunk of mapOllamaStreamPart(part)) yield chunk;
       }
     } catch (error) {
       throw this.mapError(error);

@@ -6,7 +6,7 @@ import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
-import { abortError } from "../../internal/abort.js";
+import { abortError, neverAborted } from "../../internal/abort.js";
 import { createOpenAIClient, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import { mapOpenAIError, notACompletion } from "./map-openai-error.js";
@@ -76,7 +76,7 @@ export class OpenAIChatModel extends ChatModel {
   protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
     const body = toOpenAIRequest(input, this.modelId, this.maxTokensField);
     try {
-      const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal: context.signal });
+      const completion = await this.client.chat.completions.create({ ...body, stream: false }, requestOptions(context.signal));
       if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, this.errorContext(input));
       return mapOpenAIResponse(completion);
     } catch (error) {
@@ -89,7 +89,7 @@ export class OpenAIChatModel extends ChatModel {
     try {
       const stream = await this.client.chat.completions.create(
         { ...body, stream: true, stream_options: { ...body.stream_options, include_usage: true } },
-        { signal: context.signal },
+        requestOptions(context.signal),
       );
       yield* mapOpenAIStream(stream, { providerId: this.providerId, modelId: this.modelId });
     } catch (error) {
@@ -119,4 +119,9 @@ export class OpenAIChatModel extends ChatModel {
       hints: this.errorHints(),
     };
   }
+}
+
+/** The SDK's request options: a signal only when the call can abort (the SDK never removes its listener). */
+function requestOptions(signal: AbortSignal): { signal?: AbortSignal } {
+  return signal === neverAborted ? {} : { signal };
 }

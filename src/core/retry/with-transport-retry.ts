@@ -1,4 +1,3 @@
-import pRetry from "p-retry";
 import { abortError, delay, throwIfAborted } from "../../internal/abort.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { ResolvedRetryOptions } from "./retry-options.js";
@@ -12,8 +11,8 @@ export interface TransportRetryOptions extends ResolvedRetryOptions {
  * Runs `request`, retrying retryable provider errors with exponential backoff and jitter, or after
  * the `Retry-After` the provider asked for (up to the cap). p-retry owns the loop; keelson owns the
  * delay, so every wait ends promptly on abort. The first attempt runs before p-retry is involved
- * (setting it up costs more than the rest of a call's bookkeeping): a failed first attempt becomes
- * p-retry's attempt 1, replayed, so retries go exactly as before.
+ * (setting it up costs more than the rest of a call's bookkeeping; loading it, more than a call):
+ * a failed first attempt becomes p-retry's attempt 1, replayed, so retries go as before.
  */
 export async function withTransportRetry<T>(
   request: (attempt: number) => Promise<T>,
@@ -30,6 +29,7 @@ export async function withTransportRetry<T>(
     firstError = error;
   }
   try {
+    const { default: pRetry } = await import("p-retry");
     return await pRetry((attempt) => (attempt === 1 ? Promise.reject(firstError) : request(attempt)), {
       retries: options.maxRetries,
       minTimeout: 0,

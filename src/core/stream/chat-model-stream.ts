@@ -28,20 +28,18 @@ export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
     }
     this.#started = true;
     const generator = this.#start();
+    // Plain promise callbacks rather than an async wrapper: one promise less per chunk.
+    const settle = (result: IteratorResult<ChatModelChunk, ChatModelOutput>): IteratorResult<ChatModelChunk> => {
+      if (!result.done) return result;
+      this.#resolve(result.value);
+      return { done: true, value: undefined };
+    };
+    const fail = (error: unknown): never => {
+      this.#reject(error);
+      throw error;
+    };
     return {
-      next: async () => {
-        try {
-          const result = await generator.next();
-          if (result.done) {
-            this.#resolve(result.value);
-            return { done: true, value: undefined };
-          }
-          return result;
-        } catch (error) {
-          this.#reject(error);
-          throw error;
-        }
-      },
+      next: () => generator.next().then(settle, fail),
       return: async () => {
         const result = await generator.return(undefined as never);
         if (result.done && result.value) this.#resolve(result.value);

@@ -1,7 +1,10 @@
-import { jsonrepair } from "jsonrepair";
+import { lazyRequire } from "../../internal/lazy-require.js";
 import { safeJSONParse } from "../../internal/safe-json.js";
 import type { RepairKind } from "../output.js";
 import { extractJSON } from "./extract-json.js";
+
+// Loaded on the first reply that needs a repair: most never do, and importing keelson should not pay for it.
+const loadJSONRepair = lazyRequire<typeof import("jsonrepair")>("jsonrepair", "repairing broken JSON from a model");
 
 /** Past this size keelson does not attempt a repair (it would cost more than a re-ask). */
 export const maxRepairLength = 256 * 1024;
@@ -55,7 +58,7 @@ function tryParse(text: string): unknown {
 
 function tryRepair(text: string): unknown {
   try {
-    return safeJSONParse(jsonrepair(text));
+    return safeJSONParse(loadJSONRepair().jsonrepair(text));
   } catch {
     return failed;
   }

@@ -1,9 +1,11 @@
+import { getEventListeners } from "node:events";
 import { inspect } from "node:util";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { OpenAIChatModel } from "../../../src/adapters/openai/index.js";
 import type { OpenAIChatModelOptions } from "../../../src/adapters/openai/index.js";
 import { ProviderError } from "../../../src/index.js";
+import { neverAborted } from "../../../src/internal/abort.js";
 import type { ChatModelInput, ChatModelOutput } from "../../../src/index.js";
 import type { LoopbackServer } from "../../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../../support/loopback-server.js";
@@ -391,6 +393,15 @@ describe("OpenAIChatModel", () => {
 
     it("should keep the caller's toolChoiceSupport for a custom baseURL", () => {
       expect([...model({ toolChoiceSupport: ["auto", "required"] }).toolChoiceSupport]).toEqual(["auto", "required"]);
+    });
+  });
+
+  describe("signals", () => {
+    it("should leave no abort listener behind on calls made without a signal", async () => {
+      answerText("ok");
+      const subject = model();
+      for (let i = 0; i < 12; i++) await subject.create({ messages: user });
+      expect(getEventListeners(neverAborted, "abort")).toHaveLength(0);
     });
   });
 

@@ -1,0 +1,49 @@
+/** The benchmark's knobs, from the environment, with defaults that finish in a few minutes on 2 cores. */
+export interface BenchConfig {
+  /** Rounds of every raw/keelson pair, the order flipped each round. @default 5 */
+  rounds: number;
+  /** Timed requests per worker process. @default 200 */
+  iterations: number;
+  /** Untimed requests first, per worker process. @default 50 */
+  warmup: number;
+  /** Fresh processes per cold-import case and side. @default 10 */
+  importRounds: number;
+  /** keelson's event listeners: "none", "lifecycle" (start, success, error, finish) or "all" (newToken too). @default "lifecycle" */
+  listeners: "none" | "lifecycle" | "all";
+  /** @default ["openai", "ollama"] */
+  providers: Provider[];
+  /** A regular expression: only the cases whose name ("ollama call native", "openai import construct", …) matches. @default every case */
+  cases: string;
+}
+
+export type Provider = "openai" | "ollama";
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
+  const listeners = env.BENCH_LISTENERS ?? "lifecycle";
+  if (listeners !== "none" && listeners !== "lifecycle" && listeners !== "all") {
+    throw new TypeError(`BENCH_LISTENERS must be none, lifecycle or all, got ${JSON.stringify(listeners)}.`);
+  }
+  const providers = (env.BENCH_PROVIDERS ?? "openai,ollama").split(",").map((name) => name.trim());
+  for (const provider of providers) {
+    if (provider !== "openai" && provider !== "ollama") throw new TypeError(`BENCH_PROVIDERS: unknown provider ${JSON.stringify(provider)}.`);
+  }
+  return {
+    rounds: positiveInteger(env, "BENCH_ROUNDS", 5),
+    iterations: positiveInteger(env, "BENCH_ITERATIONS", 200),
+    warmup: positiveInteger(env, "BENCH_WARMUP", 50, 0),
+    importRounds: positiveInteger(env, "BENCH_IMPORT_ROUNDS", 10),
+    listeners,
+    providers: providers as Provider[],
+    cases: env.BENCH_CASES ?? "",
+  };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < minimum || value > 100_000) {
+    throw new TypeError(`${name} must be an integer from ${minimum} to 100000, got ${JSON.stringify(raw)}.`);
+  }
+  return value;
+}

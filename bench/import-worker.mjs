@@ -1,0 +1,29 @@
+// One cold import: `node bench/import-worker.mjs <raw|keelson> <openai|ollama> <import|construct>`.
+// Times the import of the SDK alone, or of keelson and one adapter; "construct" also builds a
+// client or model (keelson's adapters load their SDK then). Prints {"ms": n, "peakRssBytes": n}.
+import process from "node:process";
+import { performance } from "node:perf_hooks";
+
+const [side, provider, mode] = process.argv.slice(2);
+const host = "http://127.0.0.1:9";
+
+const start = performance.now();
+if (side === "raw" && provider === "openai") {
+  const { default: OpenAI } = await import("openai");
+  if (mode === "construct") new OpenAI({ apiKey: "bench", baseURL: `${host}/v1`, maxRetries: 0 });
+} else if (side === "raw" && provider === "ollama") {
+  const { Ollama } = await import("ollama");
+  if (mode === "construct") new Ollama({ host });
+} else if (side === "keelson" && provider === "openai") {
+  await import("keelson");
+  const { OpenAIChatModel } = await import("keelson/openai");
+  if (mode === "construct") new OpenAIChatModel("bench-model", { apiKey: "bench", baseURL: `${host}/v1` });
+} else if (side === "keelson" && provider === "ollama") {
+  await import("keelson");
+  const { OllamaChatModel } = await import("keelson/ollama");
+  if (mode === "construct") new OllamaChatModel("bench-model", { host });
+} else {
+  throw new Error(`unknown import case: ${side} ${provider} ${mode}`);
+}
+const ms = performance.now() - start;
+process.stdout.write(`${JSON.stringify({ ms, peakRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);

@@ -1,0 +1,63 @@
+import { fileURLToPath } from "node:url";
+import type { BenchConfig, Provider } from "./config.js";
+import { runNode } from "./spawn-node.js";
+import { mean, median } from "./stats.js";
+
+export type Side = "raw" | "keelson";
+export type Kind = "call" | "stream";
+export type Path = "native" | "forced";
+export type ImportMode = "import" | "construct";
+
+/** One worker process's figures for one side of one case. */
+export interface CallSample {
+  p50Ms: number;
+  meanMs: number;
+  cpuPerCallUs: number;
+  peakRssBytes: number;
+}
+
+export interface ImportSample {
+  ms: number;
+  peakRssBytes: number;
+}
+
+const worker = fileURLToPath(new URL("./worker.mjs", import.meta.url));
+const importWorker = fileURLToPath(new URL("./import-worker.mjs", import.meta.url));
+const overheadWorker = fileURLToPath(new URL("./overhead-worker.mjs", import.meta.url));
+
+/** keelson's own time per call and per stream on a canned adapter (no network, no SDK). */
+export interface OverheadSample {
+  callUs: number;
+  streamUs: number;
+}
+
+/** Lines workers wrote to stderr (warnings), each kept once. */
+export const workerWarnings = new Set<string>();
+
+function keepWarnings(stderr: string): void {
+  for (const line of stderr.split("\n")) if (line.trim() !== "" && !line.includes("--trace-warnings")) workerWarnings.add(line.replace(/\(node:\d+\)/, "(node)"));
+}
+
+export async function measureCalls(side: Side, provider: Provider, kind: Kind, path: Path, port: number, config: BenchConfig): Promise<CallSample> {
+  const { result, stderr } = await runNode(worker, [side, provider, kind, path], {
+    BENCH_PORT: String(port),
+    BENCH_ITERATIONS: String(config.iterations),
+    BENCH_WARMUP: String(config.warmup),
+    BENCH_LISTENERS: config.listeners,
+  });
+  keepWarnings(stderr);
+  const { times, cpuPerCallUs, peakRssBytes } = result as { times: number[]; cpuPerCallUs: number; peakRssBytes: number };
+  return { p50Ms: median(times), meanMs: mean(times), cpuPerCallUs, peakRssBytes };
+}
+
+export async function measureImport(side: Side, provider: Provider, mode: ImportMode): Promise<ImportSample> {
+  const { result, stderr } = await runNode(importWorker, [side, provider, mode], {});
+  keepWarnings(stderr);
+  return result as ImportSample;
+}
+
+export async function measureOverhead(config: BenchConfig): Promise<OverheadSample> {
+  const { result, stderr } = await runNode(overheadWorker, [], { BENCH_LISTENERS: config.listeners });
+  keepWarnings(stderr);
+  return result as OverheadSample;
+}

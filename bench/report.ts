@@ -1,0 +1,66 @@
+import type { BenchConfig } from "./config.js";
+import type { OverheadSample } from "./measure.js";
+import type { CallCase, ImportCase, Target } from "./summarize.js";
+
+export interface BenchResults {
+  date: string;
+  node: string;
+  cpus: number;
+  config: BenchConfig;
+  calls: CallCase[];
+  imports: ImportCase[];
+  /** keelson's own time on a canned adapter, without network or SDK (median of the processes). */
+  overhead: OverheadSample | undefined;
+  targets: Target[];
+  warnings: string[];
+}
+
+const ms = (value: number) => value.toFixed(3);
+const us = (value: number) => value.toFixed(0);
+const mb = (value: number) => (value / 1024 / 1024).toFixed(1);
+const times = (value: number) => `${value.toFixed(2)}×`;
+
+/** The results as markdown: medians of every case side by side, then the targets. */
+export function markdownReport(results: BenchResults): string {
+  const lines = [
+    `keelson vs raw SDK — medians of ${results.config.rounds} rounds × ${results.config.iterations} requests ` +
+      `(cold imports: ${results.config.importRounds} processes); keelson listeners: ${results.config.listeners}; ` +
+      `Node ${results.node}, ${results.cpus} CPUs`,
+    "",
+    "| case | raw p50 ms | keelson p50 ms | × | raw mean ms | keelson mean ms | × | raw CPU µs | keelson CPU µs | × | raw peak RSS MB | keelson peak RSS MB | × |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const c of results.calls) {
+    lines.push(
+      `| ${c.provider} ${c.kind === "call" ? "call" : "stream"} (${c.path}) | ${ms(c.raw.p50Ms)} | ${ms(c.keelson.p50Ms)} | ${times(c.ratio.p50Ms)} | ` +
+        `${ms(c.raw.meanMs)} | ${ms(c.keelson.meanMs)} | ${times(c.ratio.meanMs)} | ${us(c.raw.cpuPerCallUs)} | ${us(c.keelson.cpuPerCallUs)} | ${times(c.ratio.cpuPerCallUs)} | ` +
+        `${mb(c.raw.peakRssBytes)} | ${mb(c.keelson.peakRssBytes)} | ${times(c.ratio.peakRssBytes)} |`,
+    );
+  }
+  lines.push("", "| cold import | raw SDK ms | keelson ms | × | raw peak RSS MB | keelson peak RSS MB | × |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const c of results.imports) {
+    const what = c.mode === "import" ? "import only" : "import + construct";
+    lines.push(
+      `| ${c.provider} ${what} | ${ms(c.raw.ms)} | ${ms(c.keelson.ms)} | ${times(c.ratio.ms)} | ${mb(c.raw.peakRssBytes)} | ${mb(c.keelson.peakRssBytes)} | ${times(c.ratio.peakRssBytes)} |`,
+    );
+  }
+  if (results.overhead) {
+    lines.push(
+      "",
+      `keelson's own time on a canned adapter (no network, no SDK): ${results.overhead.callUs.toFixed(1)} µs per call, ` +
+        `${results.overhead.streamUs.toFixed(1)} µs per stream of ~210 chunks.`,
+    );
+  }
+  lines.push("", "| target | measured | limit | met |", "| --- | ---: | ---: | :---: |");
+  // Three decimals here, so that a ratio shown as 1.05× is never a miss of ≤ 1.05×.
+  for (const t of results.targets) lines.push(`| ${t.name} | ${t.measured.toFixed(3)}× | ≤ ${times(t.limit)} | ${t.met ? "yes" : "**no**"} |`);
+  if (results.warnings.length > 0) lines.push("", "Worker warnings:", ...results.warnings.map((warning) => `- ${warning}`));
+  return lines.join("\n");
+}
+
+/** One line: every ratio that has a target, and how many targets were met. */
+export function summaryLine(results: BenchResults): string {
+  const met = results.targets.filter((t) => t.met).length;
+  const parts = results.targets.map((t) => `${t.name.replace(", keelson ÷ raw", "")} ${t.measured.toFixed(3)}×${t.met ? "" : " (missed)"}`);
+  return `Summary: ${met}/${results.targets.length} targets met — ${parts.join("; ")}`;
+}
