@@ -1,9 +1,14 @@
-import { EventEmitter } from "eventemitter3";
+import type { EventEmitter as EventEmitterClass } from "eventemitter3";
+import { lazyRequire } from "../internal/lazy-require.js";
 import type { ChatModelEvents } from "./events.js";
 
+// Required rather than imported: from ESM, importing this CommonJS package costs several times
+// more than requiring it. It is the same module object either way (its ESM entry wraps this one).
+const { EventEmitter } = lazyRequire<typeof import("eventemitter3")>("eventemitter3", "keelson's event emitter")();
+
 type Listener = (...args: any[]) => unknown;
-type EventName = EventEmitter.EventNames<ChatModelEvents>;
-type EventListener<T extends EventName> = EventEmitter.EventListener<ChatModelEvents, T>;
+type EventName = EventEmitterClass.EventNames<ChatModelEvents>;
+type EventListener<T extends EventName> = EventEmitterClass.EventListener<ChatModelEvents, T>;
 
 /**
  * The model's event emitter. Each listener runs guarded: one that throws (or rejects) is reported

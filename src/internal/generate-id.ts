@@ -1,5 +1,3 @@
-import { randomFillSync } from "node:crypto";
-
 const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 // Random bytes drawn 512 at a time: one call into the CSPRNG per ~60 ids instead of one per id
@@ -9,7 +7,8 @@ let next = pool.length;
 
 function randomByte(): number {
   if (next === pool.length) {
-    randomFillSync(pool);
+    // The global Web Crypto (no node:crypto import: importing keelson stays cheap).
+    globalThis.crypto.getRandomValues(pool);
     next = 0;
   }
   return pool[next++]!;

@@ -1,6 +1,9 @@
-import { createHash } from "node:crypto";
+import { lazyRequire } from "../../internal/lazy-require.js";
 import { stableStringify } from "../../internal/stable-stringify.js";
 import type { PreparedCall } from "../pipeline/prepare-call.js";
+
+// node:crypto loads on the first cached call, not when keelson is imported.
+const loadCrypto = lazyRequire<typeof import("node:crypto")>("node:crypto", "cache keys");
 
 export interface CacheScope {
   providerId: string;
@@ -31,5 +34,5 @@ export function cacheKey(scope: CacheScope, call: PreparedCall): string {
     parameters: call.parameters,
     providerOptions: call.input.providerOptions ?? null,
   });
-  return `keelson:${createHash("sha256").update(material).digest("hex")}`;
+  return `keelson:${loadCrypto().createHash("sha256").update(material).digest("hex")}`;
 }
