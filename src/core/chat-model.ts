@@ -1,4 +1,4 @@
-import { abortError, callSignal, isAbortError, throwIfAborted, type CallSignal } from "../internal/abort.js";
+import { callError, callSignal, throwIfAborted, type CallSignal } from "../internal/abort.js";
 import { cacheKey } from "./cache/cache-key.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
@@ -16,7 +16,8 @@ import type {
 } from "./input.js";
 import type { ChatModelOutput, ProviderOutput } from "./output.js";
 import type { CallHost } from "./pipeline/call-host.js";
-import type { CallSettings, PreparedCall } from "./pipeline/prepare-call.js";
+import type { PreparedCall } from "./pipeline/prepare-call.js";
+import { callSettingsOf } from "./pipeline/call-settings.js";
 import { prepareCall } from "./pipeline/prepare-call.js";
 import { CacheLayer, type CacheSettings } from "./pipeline/cache-layer.js";
 import { runCreate } from "./pipeline/run-create.js";
@@ -28,6 +29,7 @@ import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
 import { ChatModelStream } from "./stream/chat-model-stream.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
+import { learnedToolChoiceMessage, refusedToolChoice } from "./tool-choice/refused-tool-choice.js";
 
 /**
  * One chat-model interface for every provider. The base class owns the pipeline — input
@@ -104,7 +106,7 @@ export abstract class ChatModel {
       this.emit("finish", { input, output });
       return output;
     } catch (caught) {
-      const error = settleError(caught, signal);
+      const error = callError(caught, signal);
       this.emit("error", { input, error });
       this.emit("finish", { input, error });
       throw error;
@@ -174,7 +176,7 @@ export abstract class ChatModel {
       return output;
     } catch (caught) {
       settled = true;
-      const error = settleError(caught, signal);
+      const error = callError(caught, signal);
       this.emit("error", { input, error });
       this.emit("finish", { input, error });
       throw error;
@@ -191,32 +193,11 @@ export abstract class ChatModel {
   }
 
   private prepare(input: ChatModelInput): PreparedCall {
-    const call = prepareCall(input, this.settings());
+    const call = prepareCall(input, callSettingsOf(this));
     if (call.plan.rung !== "native" && call.plan.reason) {
       this.emit("fallback", { input, rung: call.plan.rung, reason: call.plan.reason });
     }
     return call;
-  }
-
-  private settings(): CallSettings {
-    return {
-      providerId: this.providerId,
-      modelId: this.modelId,
-      modelClass: this.constructor.name,
-      toolChoiceSupport: this.toolChoiceSupport,
-      supportsToolCalling: this.supportsToolCalling,
-      supportsStructuredOutput: this.supportsStructuredOutput,
-      supportsTopLevelUnion: this.supportsTopLevelUnion,
-      strictResponseFormat: this.strictResponseFormat,
-      toolCallFallbackViaResponseFormat: this.toolCallFallbackViaResponseFormat,
-      allowParallelToolCalls: this.allowParallelToolCalls,
-      ignoreParallelToolCalls: this.ignoreParallelToolCalls,
-      fixInvalidToolCalls: this.fixInvalidToolCalls,
-      recoverTextToolCallsOnAuto: this.recoverTextToolCallsOnAuto,
-      retryOnEmptyResponse: this.retryOnEmptyResponse,
-      maxRetries: this.retry.maxRetries,
-      parameters: this.parameters,
-    };
   }
 
   private get callHost(): CallHost {
@@ -227,23 +208,16 @@ export abstract class ChatModel {
       request: (input, context) => this._create(input, context),
       requestStream: (input, context) => this._createStream(input, context),
       learn: (error, call) => this.learn(error, call),
-      prepare: (input) => this.prepare(input),
     };
     return this.hostCache;
   }
 
   private learn(error: ProviderError, call: PreparedCall): PreparedCall | undefined {
-    const refused = error.rejectedParameter?.value;
-    if (!refused || !this.toolChoiceSupport.has(refused) || !sentToolChoice(call, refused)) return undefined;
+    const refused = refusedToolChoice(error, call, this.toolChoiceSupport);
+    if (!refused) return undefined;
     this.toolChoiceSupport = new Set([...this.toolChoiceSupport].filter((value) => value !== refused));
-    this.emit("warning", {
-      input: call.input,
-      code: "learned-tool-choice",
-      message:
-        `${this.providerId} ${this.modelId} refused tool_choice '${refused}' (${error.message}). ` +
-        `keelson removed it from this model's toolChoiceSupport and retried on the next rung. ` +
-        `To skip the refused request, construct the model with toolChoiceSupport: new Set(${JSON.stringify([...this.toolChoiceSupport])}).`,
-    });
+    const message = learnedToolChoiceMessage(`${this.providerId} ${this.modelId}`, refused, error, this.toolChoiceSupport);
+    this.emit("warning", { input: call.input, code: "learned-tool-choice", message });
     return this.prepare(call.input);
   }
 
@@ -279,15 +253,4 @@ export abstract class ChatModel {
     if (this.emitter.listenerCount(event) === 0) return;
     (this.emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
   }
-}
-
-/** Whether the refused tool_choice value is the one this call put on the wire. */
-function sentToolChoice(call: PreparedCall, value: string): boolean {
-  const sent = call.plan.toolChoice;
-  return typeof sent === "object" ? value === "single" : sent === value;
-}
-
-function settleError(error: unknown, signal: AbortSignal): Error {
-  if (signal.aborted && (isAbortError(error) || !(error instanceof Error))) return abortError(signal);
-  return error instanceof Error ? error : new Error(String(error));
 }

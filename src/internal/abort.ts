@@ -21,6 +21,12 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortError(signal);
 }
 
+/** The error a call ends with: the platform AbortError when its signal aborted, else the error itself. */
+export function callError(error: unknown, signal: AbortSignal): Error {
+  if (signal.aborted && (isAbortError(error) || !(error instanceof Error))) return abortError(signal);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 export function isAbortError(error: unknown): boolean {
   return (
     error instanceof Error &&

@@ -1,5 +1,5 @@
 import type { ChatModelEmitter } from "../chat-model-emitter.js";
-import type { ChatModelInput, ProviderInput, RunContext } from "../input.js";
+import type { ProviderInput, RunContext } from "../input.js";
 import type { ProviderOutput } from "../output.js";
 import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
@@ -18,5 +18,4 @@ export interface CallHost {
    * prepares the call again. Returns undefined when there is nothing to learn.
    */
   learn(error: ProviderError, call: PreparedCall): PreparedCall | undefined;
-  prepare(input: ChatModelInput): PreparedCall;
 }
