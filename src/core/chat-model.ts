@@ -26,7 +26,7 @@ import type { ResolvedRetryOptions } from "./retry/retry-options.js";
 import { resolveRetryOptions } from "./retry/retry-options.js";
 import type { SchemaInput } from "./schema/schema-input.js";
 import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
-import { ChatModelStream } from "./stream/chat-model-stream.js";
+import { ChatModelStream, type StreamRun } from "./stream/chat-model-stream.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
 import { learnedToolChoiceMessage, refusedToolChoice } from "./tool-choice/refused-tool-choice.js";
@@ -126,7 +126,7 @@ export abstract class ChatModel {
    * An abort (the `signal`, the `timeout`) rejects with the platform `AbortError` / `TimeoutError`.
    */
   createStream(input: ChatModelInput): ChatModelStream {
-    return new ChatModelStream(() => this.streamCall(input));
+    return new ChatModelStream(() => this.startStream(input));
   }
 
   /** A structured object matching `schema`, parsed and validated (re-asked on a mismatch). */
@@ -160,37 +160,42 @@ export abstract class ChatModel {
   protected abstract _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
   protected abstract _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
 
-  private async *streamCall(input: ChatModelInput): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
+  /** Starts a streamed call: its chunks, and how it settles (events, signal released) once. */
+  private startStream(input: ChatModelInput): StreamRun {
     this.emit("start", { input });
     // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
     const linked = callSignal(input?.signal, input?.timeout, true);
-    const { signal } = linked;
     let settled = false;
-    try {
-      throwIfAborted(signal);
-      const call = this.prepare(input);
-      const output = yield* this.cachedStream(call, linked);
+    const settle: StreamRun["settle"] = (outcome) => {
+      if (settled) return undefined;
       settled = true;
-      this.emit("success", { input, output });
-      this.emit("finish", { input, output });
-      return output;
-    } catch (caught) {
-      settled = true;
-      const error = callError(caught, signal);
-      this.emit("error", { input, error });
-      this.emit("finish", { input, error });
-      throw error;
-    } finally {
-      if (!settled) {
-        // The consumer stopped reading: the call ends as an abort.
-        linked.abort();
-        const error = new DOMException("The stream was closed by its consumer", "AbortError");
+      try {
+        if ("output" in outcome) {
+          this.emit("success", { input, output: outcome.output });
+          this.emit("finish", { input, output: outcome.output });
+          return undefined;
+        }
+        let error: Error;
+        if ("closed" in outcome) {
+          // The consumer stopped reading: the call ends as an abort.
+          linked.abort();
+          error = new DOMException("The stream was closed by its consumer", "AbortError");
+        } else error = callError(outcome.error, linked.signal);
         this.emit("error", { input, error });
         this.emit("finish", { input, error });
+        return error;
+      } finally {
+        linked.dispose();
       }
-      linked.dispose();
+    };
+    try {
+      throwIfAborted(linked.signal);
+      return { chunks: this.cachedStream(this.prepare(input), linked), settle };
+    } catch (error) {
+      return { chunks: failedStream(error), settle };
     }
   }
+
 
   private prepare(input: ChatModelInput): PreparedCall {
     const call = prepareCall(input, callSettingsOf(this));
@@ -253,4 +258,10 @@ export abstract class ChatModel {
     if (this.emitter.listenerCount(event) === 0) return;
     (this.emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
   }
+}
+
+/** A stream whose call failed before it started (bad input, an aborted signal). */
+// eslint-disable-next-line require-yield
+async function* failedStream(error: unknown): AsyncGenerator<never, never> {
+  throw error;
 }

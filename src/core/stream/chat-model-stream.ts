@@ -1,18 +1,29 @@
 import type { ChatModelOutput } from "../output.js";
 import type { ChatModelChunk } from "./chat-model-chunk.js";
 
+/** A started streamed call, as the model hands it to its stream. */
+export interface StreamRun {
+  /** The call's chunks, returning its output. */
+  chunks: AsyncGenerator<ChatModelChunk, ChatModelOutput>;
+  /**
+   * Ends the call once (events, signal released): with its output, with the error it failed with
+   * (the error the caller gets is returned), or closed by a consumer that stopped reading.
+   */
+  settle(outcome: { output: ChatModelOutput } | { error: unknown } | { closed: true }): Error | undefined;
+}
+
 /**
  * A streamed call: iterate it for chunks, and `final()` for the whole output. The request starts
  * when iteration (or `final()`) starts; a stream can be iterated once.
  */
 export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
-  readonly #start: () => AsyncGenerator<ChatModelChunk, ChatModelOutput>;
+  readonly #start: () => StreamRun;
   #started = false;
   readonly #final: Promise<ChatModelOutput>;
   #resolve!: (output: ChatModelOutput) => void;
   #reject!: (error: unknown) => void;
 
-  constructor(start: () => AsyncGenerator<ChatModelChunk, ChatModelOutput>) {
+  constructor(start: () => StreamRun) {
     this.#start = start;
     this.#final = new Promise((resolve, reject) => {
       this.#resolve = resolve;
@@ -27,23 +38,26 @@ export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
       throw new TypeError("This stream is already being read: a ChatModelStream can be iterated once. Use final() for the output.");
     }
     this.#started = true;
-    const generator = this.#start();
-    // Plain promise callbacks rather than an async wrapper: one promise less per chunk.
+    const run = this.#start();
+    // Plain promise callbacks rather than an async wrapper or a delegating generator: each layer
+    // a chunk passes through costs a promise per chunk.
     const settle = (result: IteratorResult<ChatModelChunk, ChatModelOutput>): IteratorResult<ChatModelChunk> => {
       if (!result.done) return result;
+      run.settle({ output: result.value });
       this.#resolve(result.value);
       return { done: true, value: undefined };
     };
-    const fail = (error: unknown): never => {
+    const fail = (caught: unknown): never => {
+      const error = run.settle({ error: caught }) ?? caught;
       this.#reject(error);
       throw error;
     };
     return {
-      next: () => generator.next().then(settle, fail),
+      next: () => run.chunks.next().then(settle, fail),
       return: async () => {
-        const result = await generator.return(undefined as never);
-        if (result.done && result.value) this.#resolve(result.value);
-        else this.#reject(new DOMException("The stream was closed before it finished", "AbortError"));
+        const error = run.settle({ closed: true });
+        await run.chunks.return(undefined as never).catch(() => undefined);
+        if (error) this.#reject(error);
         return { done: true, value: undefined };
       },
     };
