@@ -27,6 +27,7 @@ import { resolveRetryOptions } from "./retry/retry-options.js";
 import type { SchemaInput } from "./schema/schema-input.js";
 import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
 import { ChatModelStream, type StreamRun } from "./stream/chat-model-stream.js";
+import { streamRun, type EmitCallEvent } from "./pipeline/stream-run.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
 import { learnedToolChoiceMessage, refusedToolChoice } from "./tool-choice/refused-tool-choice.js";
@@ -165,36 +166,13 @@ export abstract class ChatModel {
     this.emit("start", { input });
     // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
     const linked = callSignal(input?.signal, input?.timeout, true);
-    let settled = false;
-    const settle: StreamRun["settle"] = (outcome) => {
-      if (settled) return undefined;
-      settled = true;
-      try {
-        if ("output" in outcome) {
-          this.emit("success", { input, output: outcome.output });
-          this.emit("finish", { input, output: outcome.output });
-          return undefined;
-        }
-        let error: Error;
-        if ("closed" in outcome) {
-          // The consumer stopped reading: the call ends as an abort.
-          linked.abort();
-          error = new DOMException("The stream was closed by its consumer", "AbortError");
-        } else error = callError(outcome.error, linked.signal);
-        this.emit("error", { input, error });
-        this.emit("finish", { input, error });
-        return error;
-      } finally {
-        linked.dispose();
-      }
-    };
-    try {
+    const emit: EmitCallEvent = (event, payload) => this.emit(event, payload);
+    return streamRun(input, linked, emit, () => {
       throwIfAborted(linked.signal);
-      return { chunks: this.cachedStream(this.prepare(input), linked), settle };
-    } catch (error) {
-      return { chunks: failedStream(error), settle };
-    }
+      return this.cachedStream(this.prepare(input), linked);
+    });
   }
+
 
 
   private prepare(input: ChatModelInput): PreparedCall {
@@ -258,10 +236,4 @@ export abstract class ChatModel {
     if (this.emitter.listenerCount(event) === 0) return;
     (this.emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
   }
-}
-
-/** A stream whose call failed before it started (bad input, an aborted signal). */
-// eslint-disable-next-line require-yield
-async function* failedStream(error: unknown): AsyncGenerator<never, never> {
-  throw error;
 }
