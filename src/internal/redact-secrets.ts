@@ -6,15 +6,17 @@
  * are ignored (they would cut ordinary words).
  */
 export function redactSecrets(value: unknown, secrets: readonly (string | undefined)[]): void {
-  const present = secrets.filter((secret): secret is string => typeof secret === "string" && secret.length >= 8);
-  if (present.length > 0) visit(value, present, new Set(), 0);
+  if (secrets.some((secret) => typeof secret === "string" && secret.length >= 8)) visit(value, secrets, new Set(), 0);
 }
 
-function redactText(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((clean, secret) => clean.split(secret).join("[redacted]"), text);
+/** The text with each secret (8 characters or more; shorter ones would cut ordinary words) cut out. */
+export function redactText(text: string, secrets: readonly (string | undefined)[]): string {
+  let clean = text;
+  for (const secret of secrets) if (typeof secret === "string" && secret.length >= 8) clean = clean.split(secret).join("[redacted]");
+  return clean;
 }
 
-function visit(value: unknown, secrets: readonly string[], seen: Set<object>, depth: number): void {
+function visit(value: unknown, secrets: readonly (string | undefined)[], seen: Set<object>, depth: number): void {
   if (value === null || typeof value !== "object" || seen.has(value) || depth > 8 || !isData(value)) return;
   seen.add(value);
   if (value instanceof Headers) {

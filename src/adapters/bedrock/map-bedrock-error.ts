@@ -2,7 +2,7 @@ import { isAbortError } from "../../internal/abort.js";
 import { ProviderError } from "../../core/errors/provider-error.js";
 import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
-import { redactSecrets } from "../../internal/redact-secrets.js";
+import { redactSecrets, redactText } from "../../internal/redact-secrets.js";
 
 interface AWSErrorShape {
   name?: string;
@@ -73,8 +73,7 @@ export function mapBedrockError(error: unknown, context: BedrockErrorContext): u
   let message = `bedrock ${modelId}: ${aws.message || "request failed"} (${summary}).`;
   const hint = reason === undefined ? undefined : hints[reason];
   if (hint) message += ` ${hint}`;
-  for (const secret of secrets) if (secret.length >= 4) message = message.split(secret).join("[redacted]");
-  return new ProviderError(message, {
+  return new ProviderError(redactText(message, secrets), {
     statusCode,
     reason,
     isRetryable: network ? true : known?.isRetryable,

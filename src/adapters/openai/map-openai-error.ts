@@ -3,7 +3,7 @@ import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/p
 import { ProviderError, reasonFromStatus } from "../../core/errors/provider-error.js";
 import type { ProviderToolChoice } from "../../core/input.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
-import { redactSecrets } from "../../internal/redact-secrets.js";
+import { redactSecrets, redactText } from "../../internal/redact-secrets.js";
 
 export interface OpenAIErrorContext {
   providerId: string;
@@ -65,7 +65,7 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
 
 /** A 200 whose body is not a chat completion (an HTML page, an empty body): a gateway answered, not the API. */
 export function notACompletion(body: unknown, context: OpenAIErrorContext): ProviderError {
-  const shown = typeof body === "string" ? `text starting ${JSON.stringify(redactText(body.slice(0, 60), context.apiKey))}` : typeof body;
+  const shown = typeof body === "string" ? `text starting ${JSON.stringify(redactText(body.slice(0, 60), [context.apiKey]))}` : typeof body;
   return new ProviderError(
     `${context.providerId} ${context.modelId}: the API answered 200 with a body that is not a chat completion (${shown}). ` +
       "Check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page.",
@@ -77,7 +77,7 @@ function mapUnreadableResponse(error: unknown, context: OpenAIErrorContext): unk
   const options = { providerId: context.providerId, modelId: context.modelId, cause: error };
   const where = `${context.providerId} ${context.modelId}`;
   if (error instanceof SyntaxError) {
-    return new ProviderError(`${where}: the API sent a body that is not valid JSON (${redactText(error.message, context.apiKey)}).`, {
+    return new ProviderError(`${where}: the API sent a body that is not valid JSON (${redactText(error.message, [context.apiKey])}).`, {
       ...options,
       reason: "server",
     });
@@ -101,8 +101,4 @@ function rejectedToolChoice(error: APIError, sent: ProviderToolChoice | undefine
 function isSDKError(error: unknown): boolean {
   const name = (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? "";
   return name.endsWith("Error") && error !== null && typeof error === "object" && "status" in error && "headers" in error;
-}
-
-function redactText(text: string, secret: string | undefined): string {
-  return secret && secret.length >= 8 ? text.split(secret).join("[redacted]") : text;
 }
