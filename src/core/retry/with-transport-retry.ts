@@ -26,6 +26,8 @@ export async function withTransportRetry<T>(
     return result;
   } catch (error) {
     if (options.signal.aborted) throw abortError(options.signal);
+    // Nothing to retry: fail now, without loading p-retry to learn the same thing.
+    if (options.maxRetries === 0 || !isRetryable(error)) throw error;
     firstError = error;
   }
   try {
@@ -36,7 +38,7 @@ export async function withTransportRetry<T>(
       maxTimeout: 0,
       signal: options.signal,
       shouldRetry: async ({ error, attemptNumber }) => {
-        if (!ProviderError.isInstance(error) || !error.isRetryable) return false;
+        if (!isRetryable(error)) return false;
         const delayMs = retryDelay(error, attemptNumber, options);
         options.onRetry?.(attemptNumber, error, delayMs);
         await delay(delayMs, options.signal);
@@ -47,6 +49,10 @@ export async function withTransportRetry<T>(
     if (options.signal.aborted) throw abortError(options.signal);
     throw error;
   }
+}
+
+function isRetryable(error: unknown): error is ProviderError {
+  return ProviderError.isInstance(error) && error.isRetryable;
 }
 
 function retryDelay(error: ProviderError, attempt: number, options: TransportRetryOptions): number {
