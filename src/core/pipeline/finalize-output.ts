@@ -153,7 +153,8 @@ function parseStructure(text: string, rules: OutputRules, repairs: Repair[]): un
   return result.value;
 }
 
-function messageContent(
+/** An assistant message's content: plain text alone, else reasoning, text and tool calls as parts. */
+export function messageContent(
   text: string,
   reasoning: string,
   signature: string | undefined,

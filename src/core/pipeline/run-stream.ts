@@ -6,6 +6,7 @@ import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
 import type { CallHost } from "./call-host.js";
 import { attemptOf, settleAttempt } from "./settle-attempt.js";
+import { messageContent } from "./finalize-output.js";
 import type { PreparedCall } from "./prepare-call.js";
 import type { CallState } from "./request-with-retry.js";
 import { requestWithRetry } from "./request-with-retry.js";
@@ -83,10 +84,7 @@ function partialOutput(raw: ProviderOutput, call: PreparedCall, attempts: Attemp
   const text = raw.text ?? "";
   const reasoning = raw.reasoning ?? "";
   return {
-    message: {
-      role: "assistant",
-      content: reasoning ? [{ type: "reasoning", text: reasoning }, { type: "text", text }] : text,
-    },
+    message: { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, []) },
     text,
     toolCalls: [],
     reasoning,

@@ -30,7 +30,7 @@ export function settleAttempt(
 ): { output: ChatModelOutput; guidance?: undefined; error?: undefined } | { output?: undefined; guidance: Message[]; error: ChatModelError } {
   try {
     const final = finalizeOutput(raw, call.rules);
-    attempts.push(attemptOf(raw));
+    attempts.push(attemptOf(raw, undefined, final.usage));
     return { output: completeOutput(final, call, attempts) };
   } catch (error) {
     if (!isOutputError(error)) throw error;
@@ -43,8 +43,9 @@ export function settleAttempt(
   }
 }
 
-export function attemptOf(raw: ProviderOutput, rejected?: string): Attempt {
-  const attempt: Attempt = { usage: normalizeUsage(raw.usage), finishReason: raw.finishReason ?? "other" };
+/** One attempt's record; `usage` when the caller already normalised it. */
+export function attemptOf(raw: ProviderOutput, rejected?: string, usage = normalizeUsage(raw.usage)): Attempt {
+  const attempt: Attempt = { usage, finishReason: raw.finishReason ?? "other" };
   if (rejected !== undefined) attempt.rejected = rejected;
   return attempt;
 }
