@@ -16,8 +16,9 @@ export function parseToolArguments(raw: unknown, repair = true): ParsedArguments
   if (raw === undefined || raw === null) return { ok: true, args: {}, repairs: ["empty-args"] };
   if (typeof raw === "string") return repair ? parseArgumentString(raw) : parseStrictly(raw);
   if (isPlainObject(raw)) {
-    if (nestingDepth(raw) > maxNestingDepth) return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
-    return { ok: true, args: withoutPrototypeKeys(raw), repairs: [] };
+    const args = copyArguments(raw, 1);
+    if (args === tooDeep) return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
+    return { ok: true, args: args as Record<string, unknown>, repairs: [] };
   }
   return { ok: false, problem: `the arguments must be a JSON object, got ${describe(raw)}` };
 }
@@ -35,7 +36,8 @@ function parseArgumentString(text: string): ParsedArguments {
   if (!isPlainObject(parsed.value)) {
     return { ok: false, problem: `the arguments must be a JSON object, got ${describe(parsed.value)}` };
   }
-  if (nestingDepth(parsed.value) > maxNestingDepth) {
+  // The text's depth was checked before parsing; a doubly encoded value hid its depth in a string.
+  if (parsed.repairs.includes("double-encoded") && nestingDepth(parsed.value) > maxNestingDepth) {
     return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
   }
   return { ok: true, args: parsed.value, repairs: parsed.repairs };
@@ -91,9 +93,35 @@ function parseStrictly(text: string): ParsedArguments {
   return { ok: true, args: value, repairs: [] };
 }
 
-function withoutPrototypeKeys(value: Record<string, unknown>): Record<string, unknown> {
-  // A round trip through the safe parser drops __proto__ / constructor.prototype at every level.
-  return safeJSONParse(JSON.stringify(value)) as Record<string, unknown>;
+const tooDeep = Symbol("too deep");
+
+/**
+ * A copy of arguments a provider sent as an object, in one pass: JSON's view of the data (no
+ * undefined, functions or symbols), without `__proto__` or `constructor.prototype` members at any
+ * level, refused past the nesting limit (which also bounds the recursion).
+ */
+function copyArguments(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (depth > maxNestingDepth) return tooDeep;
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const item of value) {
+      const copy = copyArguments(item, depth + 1);
+      if (copy === tooDeep) return tooDeep;
+      items.push(copy === undefined || typeof copy === "function" || typeof copy === "symbol" ? null : copy);
+    }
+    return items;
+  }
+  if (!isPlainObject(value)) return safeJSONParse(JSON.stringify(value)); // a Date, a class instance: as JSON sends it
+  const copy: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (member === undefined || typeof member === "function" || typeof member === "symbol" || key === "__proto__") continue;
+    if (key === "constructor" && member !== null && typeof member === "object" && "prototype" in member) continue;
+    const copied = copyArguments(member, depth + 1);
+    if (copied === tooDeep) return tooDeep;
+    copy[key] = copied;
+  }
+  return copy;
 }
 
 function describe(value: unknown): string {

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { maxNestingDepth, parseToolArguments } from "../../../src/core/tool-calls/parse-tool-arguments.js";
+
+describe("parseToolArguments", () => {
+  it("should copy object arguments as JSON would, without prototype keys at any level", () => {
+    const hostile = JSON.parse('{"a": {"__proto__": {"polluted": true}, "b": [1, {"constructor": {"prototype": {"x": 1}}}]}}') as object;
+    const raw = { ...hostile, skipped: undefined, when: new Date(0) };
+    const parsed = parseToolArguments(raw);
+    expect(parsed).toEqual({ ok: true, args: { a: { b: [1, {}] }, when: "1970-01-01T00:00:00.000Z" }, repairs: [] });
+    expect(parsed.ok && parsed.args.a).not.toBe((raw as { a: unknown }).a);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("should refuse object arguments nested past the limit, and take them at it", () => {
+    const nest = (levels: number): Record<string, unknown> => (levels === 1 ? { leaf: 1 } : { a: nest(levels - 1) });
+    expect(parseToolArguments(nest(maxNestingDepth))).toMatchObject({ ok: true });
+    expect(parseToolArguments(nest(maxNestingDepth + 1))).toMatchObject({ ok: false, problem: expect.stringContaining("nested deeper") });
+  });
+
+  it("should check the depth of a doubly encoded value, which the text check cannot see", () => {
+    const deep = '{"a":'.repeat(maxNestingDepth + 1) + "1" + "}".repeat(maxNestingDepth + 1);
+    expect(parseToolArguments(JSON.stringify(deep))).toMatchObject({ ok: false, problem: expect.stringContaining("nested deeper") });
+  });
+});
