@@ -3,11 +3,11 @@ import { maxNestingDepth, parseToolArguments } from "../../../src/core/tool-call
 
 describe("parseToolArguments", () => {
   it("should copy object arguments as JSON would, without prototype keys at any level", () => {
-    const hostile = JSON.parse('{"a": {"__proto__": {"polluted": true}, "b": [1, {"constructor": {"prototype": {"x": 1}}}]}}') as object;
-    const raw = { ...hostile, skipped: undefined, when: new Date(0) };
+    const hostile = JSON.parse('{"a": {"__proto__": {"polluted": true}, "b": [1, {"constructor": {"prototype": {"x": 1}}}]}}') as Record<string, unknown>;
+    const raw: Record<string, unknown> = { ...hostile, skipped: undefined, when: new Date(0) };
     const parsed = parseToolArguments(raw);
     expect(parsed).toEqual({ ok: true, args: { a: { b: [1, {}] }, when: "1970-01-01T00:00:00.000Z" }, repairs: [] });
-    expect(parsed.ok && parsed.args.a).not.toBe((raw as { a: unknown }).a);
+    expect(parsed.ok && parsed.args.a).not.toBe(raw.a);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
