@@ -1,7 +1,7 @@
 import { createServer } from "node:http2";
 import type { Http2ServerRequest, Http2ServerResponse, Http2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
-import type { RecordedRequest } from "./loopback-server.js";
+import { recordRequest, type RecordedRequest } from "./loopback-server.js";
 
 export type Http2Handler = (request: RecordedRequest, response: Http2ServerResponse) => void | Promise<void>;
 
@@ -20,17 +20,7 @@ export async function startLoopbackHttp2Server(): Promise<LoopbackHttp2Server> {
   const requests: RecordedRequest[] = [];
   const sessions = new Set<Http2Session>();
   const server = createServer((incoming: Http2ServerRequest, response: Http2ServerResponse) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      let json: unknown;
-      try {
-        json = body ? JSON.parse(body) : undefined;
-      } catch {
-        json = undefined;
-      }
-      const recorded: RecordedRequest = { method: incoming.method, url: incoming.url, headers: incoming.headers, body, json };
+    recordRequest(incoming, (recorded) => {
       requests.push(recorded);
       const handler = queue.length > 1 ? queue.shift()! : queue[0];
       if (!handler) {

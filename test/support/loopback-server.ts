@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Readable } from "node:stream";
 
 export interface RecordedRequest {
   method: string;
@@ -28,17 +29,7 @@ export async function startLoopbackServer(handler: Handler = notFound): Promise<
   const requests: RecordedRequest[] = [];
   const sockets = new Set<import("node:net").Socket>();
   const server: Server = createServer((incoming, response) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      let json: unknown;
-      try {
-        json = body ? JSON.parse(body) : undefined;
-      } catch {
-        json = undefined;
-      }
-      const recorded = { method: incoming.method ?? "", url: incoming.url ?? "", headers: incoming.headers, body, json };
+    recordRequest(incoming, (recorded) => {
       requests.push(recorded);
       Promise.resolve(current(recorded, response)).catch((error: unknown) => {
         response.statusCode = 599;
@@ -63,6 +54,25 @@ export async function startLoopbackServer(handler: Handler = notFound): Promise<
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Reads a request's body (an HTTP/1 or HTTP/2 request alike) and hands it over recorded, JSON parsed when it is JSON. */
+export function recordRequest(
+  incoming: Readable & { method?: string | undefined; url?: string | undefined; headers: RecordedRequest["headers"] },
+  done: (recorded: RecordedRequest) => void,
+): void {
+  const chunks: Buffer[] = [];
+  incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+  incoming.on("end", () => {
+    const body = Buffer.concat(chunks).toString("utf8");
+    let json: unknown;
+    try {
+      json = body ? JSON.parse(body) : undefined;
+    } catch {
+      json = undefined;
+    }
+    done({ method: incoming.method ?? "", url: incoming.url ?? "", headers: incoming.headers, body, json });
+  });
 }
 
 /** Answers with a JSON body. */
