@@ -1,9 +1,14 @@
+/** Signals of calls that nothing can end early (no caller signal, no timeout, not a stream). */
+const unabortable = new WeakSet<AbortSignal>();
+
 /**
- * The signal of a call without a signal or timeout: it never aborts, so an adapter need not wire it
- * to its SDK (an SDK that adds an abort listener per request and never removes it would otherwise
- * pile listeners onto this one shared signal).
+ * Whether anything can abort this call's signal. An adapter may skip wiring an unabortable one to
+ * its SDK (the openai SDK adds a listener per request and never removes it). Every call still has
+ * its own signal, so an adapter that wires it anyway leaks nothing past the call.
  */
-export const neverAborted: AbortSignal = new AbortController().signal;
+export function isAbortable(signal: AbortSignal): boolean {
+  return !unabortable.has(signal);
+}
 
 /**
  * The platform `AbortError` for an aborted signal: the signal's own reason when it is a
@@ -65,10 +70,12 @@ export interface CallSignal {
  * the call, so a caller's long-lived signal never collects listeners, however many calls it serves.
  */
 export function callSignal(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined, stoppable: boolean): CallSignal {
-  // Nothing can end this call early: adapters see the shared never-aborted signal and skip the
-  // SDK's signal plumbing (the openai SDK never removes the listener it adds).
-  if (!callerSignal && timeoutMs === undefined && !stoppable) return unabortableCall;
   const controller = new AbortController();
+  // Nothing can end this call early: adapters may skip the SDK's signal plumbing (isAbortable).
+  if (!callerSignal && timeoutMs === undefined && !stoppable) {
+    unabortable.add(controller.signal);
+    return { signal: controller.signal, abort: () => undefined, dispose: () => undefined };
+  }
   const onAbort = () => controller.abort(callerSignal?.reason);
   if (callerSignal?.aborted) onAbort();
   else callerSignal?.addEventListener("abort", onAbort, { once: true });
@@ -86,14 +93,12 @@ export function callSignal(callerSignal: AbortSignal | undefined, timeoutMs: num
   };
 }
 
-const unabortableCall: CallSignal = { signal: neverAborted, abort: () => undefined, dispose: () => undefined };
-
 /**
  * `promise`, or an AbortError as soon as `signal` aborts — for a request the SDK cannot cancel
  * (a caller's own client). The abandoned promise's later rejection is swallowed.
  */
 export function settleOnAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal === neverAborted) return promise;
+  if (!isAbortable(signal)) return promise;
   if (signal.aborted) {
     promise.catch(() => undefined);
     return Promise.reject(abortError(signal));

@@ -1,4 +1,5 @@
 import { getEventListeners } from "node:events";
+import { isAbortable } from "../../src/internal/abort.js";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineTool, type ChatModelInput, type Message } from "../../src/index.js";
@@ -90,6 +91,20 @@ describe("ChatModel", () => {
       const controller = new AbortController();
       for (let index = 0; index < 50; index++) await runCall(model, { messages: [user("hi")], signal: controller.signal, timeout: 60_000 }, mode);
       expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    });
+
+    it("should give every call its own signal, abortable only when something can end it", async () => {
+      const seen: AbortSignal[] = [];
+      const step = () => (input: { signal: AbortSignal }) => {
+        seen.push(input.signal);
+        return textStep("ok");
+      };
+      const model = new ScriptedChatModel([step(), step(), step()]);
+      await runCall(model, { messages: [user("a")] }, mode);
+      await runCall(model, { messages: [user("b")] }, mode);
+      await runCall(model, { messages: [user("c")], timeout: 60_000 }, mode);
+      expect(new Set(seen).size).toBe(3);
+      expect(seen.map(isAbortable)).toEqual(mode === "create" ? [false, false, true] : [true, true, true]);
     });
 
     it("should end with a TimeoutError when the per-call timeout passes", async () => {

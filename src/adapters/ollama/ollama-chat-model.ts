@@ -11,7 +11,7 @@ import { splitHostCredentials } from "./ollama-host.js";
 import { strictNDJSON } from "./strict-ndjson.js";
 import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
-import { neverAborted, settleOnAbort } from "../../internal/abort.js";
+import { isAbortable, settleOnAbort } from "../../internal/abort.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 
 const loadOllama = lazyRequire<typeof import("ollama")>("ollama", "the Ollama adapter (keelson/ollama)");
@@ -67,7 +67,7 @@ export class OllamaChatModel extends ChatModel {
           host: target.host,
           ...(allHeaders ? { headers: allHeaders } : {}),
           fetch: async (url, init) => {
-            const linked = signal === neverAborted ? init?.signal : init?.signal ? AbortSignal.any([init.signal, signal]) : signal;
+            const linked = !isAbortable(signal) ? init?.signal : init?.signal ? AbortSignal.any([init.signal, signal]) : signal;
             const response = await baseFetch(url, linked ? { ...init, signal: linked } : init);
             onResponse?.(response);
             return strictNDJSON(response);

@@ -6,7 +6,7 @@ import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
-import { abortError, neverAborted } from "../../internal/abort.js";
+import { abortError, isAbortable } from "../../internal/abort.js";
 import { createOpenAIClient, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import { mapOpenAIError, notACompletion } from "./map-openai-error.js";
@@ -123,5 +123,5 @@ export class OpenAIChatModel extends ChatModel {
 
 /** The SDK's request options: a signal only when the call can abort (the SDK never removes its listener). */
 function requestOptions(signal: AbortSignal): { signal?: AbortSignal } {
-  return signal === neverAborted ? {} : { signal };
+  return !isAbortable(signal) ? {} : { signal };
 }
