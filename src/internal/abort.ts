@@ -32,11 +32,10 @@ export function callError(error: unknown, signal: AbortSignal): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/** An abort, however the layer that raised it spells it (openai's APIUserAbortError keeps the name "Error"). */
 export function isAbortError(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error.name === "AbortError" || error.name === "TimeoutError" || error.name === "APIUserAbortError")
-  );
+  if (!(error instanceof Error)) return false;
+  return error.name === "AbortError" || error.name === "TimeoutError" || error.constructor.name === "APIUserAbortError";
 }
 
 /** Waits `ms`, ending at once with AbortError when the signal aborts; never keeps the process alive after. */

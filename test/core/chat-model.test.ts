@@ -251,3 +251,15 @@ describe("ChatModel.clone of a scripted model", () => {
     expect((await copy.create({ messages: [user("b")] })).text).toBe("two");
   });
 });
+
+describe("isAbortError", () => {
+  it("should know an abort by its name, and openai's by its class", async () => {
+    const { isAbortError } = await import("../../src/internal/abort.js");
+    const { APIUserAbortError } = await import("openai");
+    expect(isAbortError(new DOMException("x", "AbortError"))).toBe(true);
+    expect(isAbortError(new DOMException("x", "TimeoutError"))).toBe(true);
+    expect(isAbortError(new APIUserAbortError())).toBe(true);
+    expect(isAbortError(new Error("boom"))).toBe(false);
+    expect(isAbortError("AbortError")).toBe(false);
+  });
+});
