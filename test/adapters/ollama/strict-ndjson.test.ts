@@ -48,6 +48,17 @@ describe("strictNDJSON", () => {
     expect(error).toBeInstanceOf(SyntaxError);
   });
 
+  it("should check the response in place: same status and headers, and every later read fails too", async () => {
+    const response = ndjson('{"a":1}\nnull\n', 1000);
+    const checked = strictNDJSON(response);
+    expect(checked).toBe(response);
+    expect(checked.headers.get("content-type")).toBe("application/x-ndjson");
+    const reader = checked.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('{"a":1}\n');
+    await expect(reader.read()).rejects.toThrow(SyntaxError);
+    await expect(reader.read()).rejects.toThrow(SyntaxError);
+  });
+
   it("should leave a body that is not NDJSON alone", async () => {
     const response = new Response("plain", { headers: { "content-type": "text/plain" } });
     expect(strictNDJSON(response)).toBe(response);
