@@ -9,9 +9,10 @@ import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
 import { splitHostCredentials } from "./ollama-host.js";
 import { strictNDJSON } from "./strict-ndjson.js";
+import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
-import { isAbortable, settleOnAbort } from "../../internal/abort.js";
+import { eitherSignal, isAbortable, settleOnAbort } from "../../internal/abort.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 
 const loadOllama = lazyRequire<typeof import("ollama")>("ollama", "the Ollama adapter (keelson/ollama)");
@@ -67,7 +68,7 @@ export class OllamaChatModel extends ChatModel {
           host: target.host,
           ...(allHeaders ? { headers: allHeaders } : {}),
           fetch: async (url, init) => {
-            const linked = !isAbortable(signal) ? init?.signal : init?.signal ? AbortSignal.any([init.signal, signal]) : signal;
+            const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
             const response = await baseFetch(url, linked ? { ...init, signal: linked } : init);
             onResponse?.(response);
             return strictNDJSON(response);
@@ -92,32 +93,33 @@ export class OllamaChatModel extends ChatModel {
     }
   }
 
-  protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
+  protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
     const { signal } = context;
-    const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.keepAlive });
-    let stream: AbortableAsyncIterator<ChatResponse>;
-    let retryAfterMs: number | undefined;
-    const client = this.clientFor(signal, (response) => (retryAfterMs = parseRetryAfter(response.headers)));
-    try {
-      stream = await settleOnAbort(client.chat({ ...request, stream: true }), signal);
-    } catch (error) {
-      throw this.mapError(error, retryAfterMs);
-    }
-    const stop = () => stream.abort();
-    signal.addEventListener("abort", stop, { once: true });
-    let finished = false;
-    try {
-      for await (const part of stream) {
-        finished = part.done;
-        for (const chunk of mapOllamaStreamPart(part)) yield chunk;
-      }
-    } catch (error) {
-      throw this.mapError(error);
-    } finally {
-      signal.removeEventListener("abort", stop);
-      // The consumer stopped early: close the response instead of reading it to the end.
-      if (!finished) stream.abort();
-    }
+    return chunkStream(
+      async () => {
+        const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.keepAlive });
+        let retryAfterMs: number | undefined;
+        const client = this.clientFor(signal, (response) => (retryAfterMs = parseRetryAfter(response.headers)));
+        let stream: AbortableAsyncIterator<ChatResponse>;
+        try {
+          stream = await settleOnAbort(client.chat({ ...request, stream: true }), signal);
+        } catch (error) {
+          throw this.mapError(error, retryAfterMs);
+        }
+        const stop = () => stream.abort();
+        signal.addEventListener("abort", stop, { once: true });
+        return {
+          parts: stream,
+          // The SDK ends its parts at the `done: true` one; a stream left before that is closed, not read to the end.
+          close: (finished) => {
+            signal.removeEventListener("abort", stop);
+            if (!finished) stream.abort();
+          },
+        };
+      },
+      mapOllamaStreamPart,
+      (error) => this.mapError(error),
+    );
   }
 
   private mapError(error: unknown, retryAfterMs?: number): unknown {

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import type { ChatModelChunk } from "../../../src/core/stream/chat-model-chunk.js";
+import { chunkStream } from "../../../src/core/stream/chunk-stream.js";
+
+/** Parts as a provider SDK would yield them, recording how the stream was left. */
+function provider(parts: string[], failAt?: number) {
+  const log: string[] = [];
+  async function* generate() {
+    try {
+      for (const [index, part] of parts.entries()) {
+        if (index === failAt) throw new Error("connection reset");
+        yield part;
+      }
+    } finally {
+      log.push("parts returned");
+    }
+  }
+  const open = async () => {
+    log.push("opened");
+    return { parts: generate(), close: (finished: boolean) => log.push(finished ? "closed: finished" : "closed: left early") };
+  };
+  return { open, log };
+}
+
+/** "a" → one text chunk, "ab" → two, "" → none. */
+const toChunks = (part: string): ChatModelChunk[] => [...part].map((text) => ({ type: "text-delta", text }));
+const mapError = (error: unknown) => new Error(`mapped: ${(error as Error).message}`);
+
+async function readAll(stream: AsyncIterable<ChatModelChunk>): Promise<string> {
+  let text = "";
+  for await (const chunk of stream) if (chunk.type === "text-delta") text += chunk.text;
+  return text;
+}
+
+describe("chunkStream", () => {
+  it("should open on the first read, hand out every chunk of every part in order, and close as finished", async () => {
+    const { open, log } = provider(["a", "", "bcd", "e"]);
+    const stream = chunkStream(open, toChunks, mapError);
+    expect(log).toEqual([]);
+    expect(await readAll(stream)).toBe("abcde");
+    expect(log).toEqual(["opened", "parts returned", "closed: finished"]);
+  });
+
+  it("should map an error while reading, after the chunks before it, and close as left early", async () => {
+    const { open, log } = provider(["ab", "c", "d"], 2);
+    const chunks: string[] = [];
+    await expect(
+      (async () => {
+        for await (const chunk of chunkStream(open, toChunks, mapError)) if (chunk.type === "text-delta") chunks.push(chunk.text);
+      })(),
+    ).rejects.toThrow("mapped: connection reset");
+    expect(chunks).toEqual(["a", "b", "c"]);
+    expect(log.at(-1)).toBe("closed: left early");
+  });
+
+  it("should map an error thrown by toChunks the same way", async () => {
+    const { open, log } = provider(["a", "boom"]);
+    const failing = (part: string) => {
+      if (part === "boom") throw new TypeError("unreadable part");
+      return toChunks(part);
+    };
+    await expect(readAll(chunkStream(open, failing, mapError))).rejects.toThrow("mapped: unreadable part");
+    expect(log).toContain("closed: left early");
+  });
+
+  it("should pass an error from open through unmapped (the adapter maps it) and close nothing", async () => {
+    const refused = new Error("401 from the provider");
+    const stream = chunkStream(() => Promise.reject(refused), toChunks, mapError);
+    await expect(readAll(stream)).rejects.toBe(refused);
+  });
+
+  it("should return the provider's parts and close as left early when the consumer stops", async () => {
+    const { open, log } = provider(["abc", "d", "e"]);
+    for await (const chunk of chunkStream(open, toChunks, mapError)) {
+      if (chunk.type === "text-delta" && chunk.text === "b") break;
+    }
+    expect(log).toEqual(["opened", "parts returned", "closed: left early"]);
+  });
+});
