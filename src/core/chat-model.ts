@@ -215,7 +215,7 @@ export abstract class ChatModel {
     return this.cacheLayer.create(key, call, signal, this.cacheSettings(), () => runCreate(this.callHost, call, signal));
   }
 
-  private cachedStream(call: PreparedCall, linked: CallSignal): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
+  private cachedStream(call: PreparedCall, linked: CallSignal): AsyncIterator<ChatModelChunk, ChatModelOutput> {
     const { signal } = linked;
     const run = () => runStream(this.callHost, call, linked);
     const key = this.cacheKeyFor(call);

@@ -56,7 +56,7 @@ export class CacheLayer {
     signal: AbortSignal,
     settings: CacheSettings,
     onToken: (chunk: ChatModelChunk) => void,
-    run: () => AsyncGenerator<ChatModelChunk, ChatModelOutput>,
+    run: () => AsyncIterator<ChatModelChunk, ChatModelOutput>,
     stopped: () => boolean,
   ): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
     const joinedOrLead = await this.#joinOrLead(key, call, signal, settings);

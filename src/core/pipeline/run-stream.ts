@@ -11,66 +11,174 @@ import type { PreparedCall } from "./prepare-call.js";
 import type { CallState } from "./request-with-retry.js";
 import { requestWithRetry } from "./request-with-retry.js";
 
+type Result = IteratorResult<ChatModelChunk, ChatModelOutput>;
+
 /**
  * A streamed call. Chunks reach the caller as they arrive (on the tool-union rungs the raw JSON is
  * held back and the calls come whole at the end). Transport errors are retried only until the
  * first chunk arrives; after that the error carries the partial output. A re-ask yields `reset`.
+ * Read by one consumer, one `next()` at a time.
  */
-export async function* runStream(
-  host: CallHost,
-  call: PreparedCall,
-  linked: CallSignal,
-): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
-  const { signal } = linked;
-  const state: CallState = { call, requests: 0, learned: false };
-  const attempts: Attempt[] = [];
-  let guidance: Message[] = [];
-  let stopped = false;
-  const stop = () => {
-    stopped = true;
-    linked.abort();
+export function runStream(host: CallHost, call: PreparedCall, linked: CallSignal): AsyncIterator<ChatModelChunk, ChatModelOutput> {
+  return new StreamCall(host, call, linked);
+}
+
+/**
+ * The call as a hand-written iterator rather than an async generator: a chunk costs one promise
+ * callback here, where a generator's await and yield cost several (its share of an Ollama stream's
+ * CPU was the largest of keelson's own code: `--cpu-prof` on `npm run bench`'s worker).
+ */
+class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
+  readonly #host: CallHost;
+  /** The call as the caller made it (events carry its input). */
+  readonly #call: PreparedCall;
+  readonly #linked: CallSignal;
+  readonly #state: CallState;
+  readonly #attempts: Attempt[] = [];
+  #guidance: Message[] = [];
+  #repairs = 0;
+  /** The open attempt's chunks, and the first of them when it has not been handed out yet. */
+  #iterator: AsyncIterator<ChatModelChunk> | undefined;
+  #first: IteratorResult<ChatModelChunk> | undefined;
+  #assembler = new StreamAssembler();
+  /** On the tool-union rungs the raw JSON is not shown; the calls come whole at the end. */
+  #holdBack = false;
+  /** Chunks to hand out before anything else: the settled calls and finish, or a reset. */
+  #queued: ChatModelChunk[] = [];
+  #output: ChatModelOutput | undefined;
+  #ended = false;
+  /** A newToken listener's abort(): the stream ends with what arrived. */
+  #stopped = false;
+  readonly #stop = () => {
+    this.#stopped = true;
+    this.#linked.abort();
   };
-  for (let repairs = 0; ; repairs++) {
-    const holdBack = state.call.plan.readsUnion || state.call.rules.structureTool !== undefined;
-    const assembler = new StreamAssembler();
-    const { iterator, first } = await requestWithRetry(host, state, guidance, signal, async (input, context) => {
-      const opened = host.requestStream(input, context)[Symbol.asyncIterator]();
-      return { iterator: opened, first: await opened.next() };
-    });
-    let result = first;
+
+  constructor(host: CallHost, call: PreparedCall, linked: CallSignal) {
+    this.#host = host;
+    this.#call = call;
+    this.#linked = linked;
+    this.#state = { call, requests: 0, learned: false };
+  }
+
+  next(): Promise<Result> {
     try {
-      while (!result.done) {
-        const chunk = result.value;
-        assembler.add(chunk);
-        if (isDelta(chunk) && !(holdBack && chunk.type !== "reasoning-delta")) {
-          if (host.emitter.listenerCount("newToken") > 0) {
-            host.emitter.emit("newToken", { input: call.input, chunk, abort: stop });
-          }
-          yield chunk;
-          if (stopped) break;
-        }
-        result = await iterator.next();
-      }
+      return Promise.resolve(this.#step());
     } catch (error) {
-      if (stopped) return partialOutput(assembler.output(), state.call, attempts);
-      if (signal.aborted || isAbortError(error)) throw abortError(signal);
-      if (ProviderError.isInstance(error)) Object.assign(error, { partialOutput: assembler.output() });
-      throw error;
-    } finally {
-      if (!result.done) await iterator.return?.().catch(() => undefined);
+      return Promise.reject(error);
     }
-    if (stopped) return partialOutput(assembler.output(), state.call, attempts);
+  }
+
+  async return(): Promise<Result> {
+    this.#ended = true;
+    this.#queued = [];
+    await this.#closeAttempt();
+    return { done: true, value: undefined as never };
+  }
+
+  #step(): Result | Promise<Result> {
+    if (this.#queued.length > 0) return { done: false, value: this.#queued.shift()! };
+    if (this.#ended) return { done: true, value: undefined as never };
+    if (this.#output) return this.#finish(this.#output);
+    if (this.#stopped) return this.#closeAttempt().then(() => this.#finish(this.#partialOutput()));
+    if (!this.#iterator) return this.#open();
+    const first = this.#first;
+    if (first) {
+      this.#first = undefined;
+      return this.#onResult(first);
+    }
+    return this.#iterator.next().then(this.#onResult, this.#onError);
+  }
+
+  /** Sends the next attempt (with transport retries until its first chunk) and reads on. */
+  #open(): Promise<Result> {
+    const state = this.#state;
+    const opened = requestWithRetry(this.#host, state, this.#guidance, this.#linked.signal, async (input, context) => {
+      const iterator = this.#host.requestStream(input, context)[Symbol.asyncIterator]();
+      return { iterator, first: await iterator.next() };
+    });
+    return opened.then(({ iterator, first }) => {
+      // After the request: a refused tool_choice learned on the way may have moved the call to another rung.
+      this.#holdBack = state.call.plan.readsUnion || state.call.rules.structureTool !== undefined;
+      this.#assembler = new StreamAssembler();
+      this.#iterator = iterator;
+      this.#first = first;
+      return this.#step();
+    }, this.#fail);
+  }
+
+  readonly #onResult = (result: IteratorResult<ChatModelChunk>): Result | Promise<Result> => {
+    if (result.done) {
+      this.#iterator = undefined;
+      return this.#endAttempt();
+    }
+    const chunk = result.value;
+    this.#assembler.add(chunk);
+    if (isDelta(chunk) && !(this.#holdBack && chunk.type !== "reasoning-delta")) {
+      const emitter = this.#host.emitter;
+      if (emitter.listenerCount("newToken") > 0) emitter.emit("newToken", { input: this.#call.input, chunk, abort: this.#stop });
+      return result as Result;
+    }
+    return this.#step();
+  };
+
+  readonly #onError = (error: unknown): Promise<Result> =>
+    this.#closeAttempt().then(() => {
+      if (this.#stopped) return this.#finish(this.#partialOutput());
+      const signal = this.#linked.signal;
+      if (signal.aborted || isAbortError(error)) return this.#fail(abortError(signal));
+      if (ProviderError.isInstance(error)) Object.assign(error, { partialOutput: this.#assembler.output() });
+      return this.#fail(error);
+    });
+
+  /** The attempt's chunks ran out: settle it, then hand out its calls and finish, or a reset and the re-ask. */
+  #endAttempt(): Result | Promise<Result> {
+    if (this.#stopped) return this.#finish(this.#partialOutput());
     // Some SDKs end a stream quietly when its signal aborts (openai, the AWS event stream): an abort, not a finish.
-    if (signal.aborted) throw abortError(signal);
-    const raw = assembler.output();
-    const settled = settleAttempt(host, state.call, raw, attempts, repairs);
-    if (settled.output) {
-      for (const toolCall of settled.output.toolCalls) yield { type: "tool-call", toolCall };
-      yield { type: "finish", finishReason: settled.output.finishReason, usage: settled.output.usage };
-      return settled.output;
+    if (this.#linked.signal.aborted) return this.#fail(abortError(this.#linked.signal));
+    let settled: ReturnType<typeof settleAttempt>;
+    try {
+      settled = settleAttempt(this.#host, this.#state.call, this.#assembler.output(), this.#attempts, this.#repairs);
+    } catch (error) {
+      return this.#fail(error);
     }
-    guidance = settled.guidance;
-    yield { type: "reset", reason: settled.error.message };
+    if (settled.output) {
+      for (const toolCall of settled.output.toolCalls) this.#queued.push({ type: "tool-call", toolCall });
+      this.#queued.push({ type: "finish", finishReason: settled.output.finishReason, usage: settled.output.usage });
+      this.#output = settled.output;
+    } else {
+      this.#guidance = settled.guidance;
+      this.#repairs++;
+      this.#queued.push({ type: "reset", reason: settled.error.message });
+    }
+    return this.#step();
+  }
+
+  #finish(output: ChatModelOutput): Result {
+    this.#ended = true;
+    return { done: true, value: output };
+  }
+
+  readonly #fail = (error: unknown): never => {
+    this.#ended = true;
+    throw error;
+  };
+
+  /** Lets go of the open attempt's stream, if any (what it throws on the way out does not matter). */
+  #closeAttempt(): Promise<void> {
+    const iterator = this.#iterator;
+    this.#iterator = undefined;
+    this.#first = undefined;
+    if (!iterator?.return) return Promise.resolve();
+    return iterator.return().then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  /** The output of a stream a `newToken` listener stopped: what arrived, unvalidated, finish reason "other". */
+  #partialOutput(): ChatModelOutput {
+    return partialOutput(this.#assembler.output(), this.#state.call, this.#attempts);
   }
 }
 
@@ -78,7 +186,6 @@ function isDelta(chunk: ChatModelChunk): boolean {
   return chunk.type === "text-delta" || chunk.type === "reasoning-delta" || chunk.type === "tool-call-delta";
 }
 
-/** The output of a stream a `newToken` listener stopped: what arrived, unvalidated, finish reason "other". */
 function partialOutput(raw: ProviderOutput, call: PreparedCall, attempts: Attempt[]): ChatModelOutput {
   attempts.push(attemptOf({ ...raw, finishReason: "other" }));
   const text = raw.text ?? "";

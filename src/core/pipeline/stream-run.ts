@@ -16,7 +16,7 @@ export function streamRun(
   input: ChatModelInput,
   linked: CallSignal,
   emit: EmitCallEvent,
-  start: () => AsyncGenerator<ChatModelChunk, ChatModelOutput>,
+  start: () => AsyncIterator<ChatModelChunk, ChatModelOutput>,
 ): StreamRun {
   let settled = false;
   const settle: StreamRun["settle"] = (outcome) => {

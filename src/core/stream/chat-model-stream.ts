@@ -3,8 +3,8 @@ import type { ChatModelChunk } from "./chat-model-chunk.js";
 
 /** A started streamed call, as the model hands it to its stream. */
 export interface StreamRun {
-  /** The call's chunks, returning its output. */
-  chunks: AsyncGenerator<ChatModelChunk, ChatModelOutput>;
+  /** The call's chunks, returning its output; read one `next()` at a time. */
+  chunks: AsyncIterator<ChatModelChunk, ChatModelOutput>;
   /**
    * Ends the call once (events, signal released): with its output, with the error it failed with
    * (the error the caller gets is returned), or closed by a consumer that stopped reading.
@@ -56,7 +56,7 @@ export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
       next: () => run.chunks.next().then(settle, fail),
       return: async () => {
         const error = run.settle({ closed: true });
-        await run.chunks.return(undefined as never).catch(() => undefined);
+        await run.chunks.return?.().catch(() => undefined);
         if (error) this.#reject(error);
         return { done: true, value: undefined };
       },

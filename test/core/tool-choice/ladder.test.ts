@@ -152,6 +152,19 @@ describe("the tool_choice ladder", () => {
 });
 
 describe("learning from a refused tool_choice", () => {
+  it("should hold back the union JSON of a stream that learned its way onto the response-format rung", async () => {
+    const scripted = model(
+      [errorStep({ statusCode: 400, message: "tool_choice 'required' is not supported", rejectedToolChoice: "required" }), rawStep('{"name": "weather", "parameters": {"city": "Oslo"}}')],
+      ["auto", "none", "required"],
+      { retry: { maxRetries: 0 } },
+    );
+    const stream = scripted.createStream({ ...ask, toolChoice: "required" });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.type)).toEqual(["tool-call", "finish"]);
+    expect((await stream.final()).meta.toolChoice).toBe("response-format");
+  });
+
   it("should not unlearn a value the request never sent", async () => {
     const scripted = model([errorStep({ statusCode: 400, message: "tool_choice 'required' refused", rejectedToolChoice: "required" })], ["auto", "none", "required", "single"], {
       retry: { maxRetries: 0 },
