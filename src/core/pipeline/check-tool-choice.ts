@@ -9,13 +9,14 @@ import { toolCallError } from "./tool-call-error-for.js";
  */
 export function checkToolChoice(toolCalls: ToolCall[], text: string, rules: OutputRules, repairs: Repair[]): ToolCall[] {
   const { choice } = rules;
-  const reply = text || JSON.stringify(toolCalls.map(({ name, args }) => ({ name, arguments: args })));
+  // Only an error quotes the reply: serialising the calls on every call was most of this check's time.
+  const reply = () => text || JSON.stringify(toolCalls.map(({ name, args }) => ({ name, arguments: args })));
   if (choice.mode === "none" && toolCalls.length > 0) {
-    throw toolCallError(rules, "tool-choice-violation", "no tool may be called in this reply: answer in text.", reply);
+    throw toolCallError(rules, "tool-choice-violation", "no tool may be called in this reply: answer in text.", reply());
   }
   if ((choice.mode === "required" || choice.mode === "single") && toolCalls.length === 0) {
     const wanted = choice.mode === "single" ? `the tool '${choice.toolName}'` : "one of the tools";
-    const error = toolCallError(rules, "tool-choice-violation", `you must call ${wanted}; the reply called none.`, reply);
+    const error = toolCallError(rules, "tool-choice-violation", `you must call ${wanted}; the reply called none.`, reply());
     if (rules.plan.rung === "native") error.message += ignoredChoiceAdvice(rules, choice.mode);
     throw error;
   }
@@ -26,7 +27,7 @@ export function checkToolChoice(toolCalls: ToolCall[], text: string, rules: Outp
         rules,
         "tool-choice-violation",
         `only the tool '${choice.toolName}' may be called in this reply; the reply called '${other.name}'.`,
-        reply,
+        reply(),
         other.name,
       );
     }
@@ -41,7 +42,7 @@ export function checkToolChoice(toolCalls: ToolCall[], text: string, rules: Outp
       rules,
       "parallel-calls",
       `call one tool at a time; the reply called ${toolCalls.length} (${toolCalls.map((call) => call.name).join(", ")}).`,
-      reply,
+      reply(),
     );
   }
   return toolCalls;
