@@ -4,6 +4,7 @@ import type {
   ConverseCommandInput,
   ConverseCommandOutput,
   ConverseStreamCommandOutput,
+  ConverseStreamOutput,
 } from "@aws-sdk/client-bedrock-runtime";
 import { ChatModel } from "../../core/chat-model.js";
 import { ChatModelError } from "../../core/errors/chat-model-error.js";
@@ -17,7 +18,8 @@ import { lazyRequire } from "../../internal/lazy-require.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { bedrockModelProfile } from "./bedrock-model-profiles.js";
 import { buildConverseRequest } from "./build-converse-request.js";
-import { converseStreamChunks } from "./converse-stream-chunks.js";
+import { ConverseStreamReader } from "./converse-stream-reader.js";
+import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { mapBedrockError } from "./map-bedrock-error.js";
 import { readConverseResponse } from "./read-converse-response.js";
 
@@ -89,31 +91,36 @@ export class BedrockChatModel extends ChatModel {
     return readConverseResponse(response);
   }
 
-  protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    const { ConverseStreamCommand } = loadSDK();
+  protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
     const request = buildConverseRequest(this.modelId, input, this.profile);
-    let response: ConverseStreamCommandOutput;
-    try {
-      response = await this.client.send(new ConverseStreamCommand(request), { abortSignal: context.signal });
-    } catch (error) {
-      throw this.mapError(error, request);
-    }
-    if (!response.stream) return;
-    try {
-      yield* converseStreamChunks(response.stream, this.modelId);
-    } catch (error) {
-      const mapped = this.mapError(error, request);
-      // What the event-stream decoder throws (a truncated or garbled frame) is the service's fault too.
-      if (mapped === error && error instanceof Error && !isAbortError(error) && !ChatModelError.isInstance(error)) {
-        throw new ProviderError(`bedrock ${this.modelId}: the event stream could not be read: ${error.message}`, {
-          providerId: "bedrock",
-          modelId: this.modelId,
-          reason: "server",
-          cause: error,
-        });
-      }
-      throw mapped;
-    }
+    return chunkStream(
+      async () => {
+        const { ConverseStreamCommand } = loadSDK();
+        let response: ConverseStreamCommandOutput;
+        try {
+          response = await this.client.send(new ConverseStreamCommand(request), { abortSignal: context.signal });
+        } catch (error) {
+          throw this.mapError(error, request);
+        }
+        const reader = new ConverseStreamReader(this.modelId);
+        // No event stream at all is an empty reply, as before: nothing to read, no finish to demand.
+        if (!response.stream) return { parts: noEvents(), toChunks: () => [] };
+        return { parts: response.stream, toChunks: (event) => reader.toChunks(event), end: () => reader.end() };
+      },
+      (error) => {
+        const mapped = this.mapError(error, request);
+        // What the event-stream decoder throws (a truncated or garbled frame) is the service's fault too.
+        if (mapped === error && error instanceof Error && !isAbortError(error) && !ChatModelError.isInstance(error)) {
+          return new ProviderError(`bedrock ${this.modelId}: the event stream could not be read: ${error.message}`, {
+            providerId: "bedrock",
+            modelId: this.modelId,
+            reason: "server",
+            cause: error,
+          });
+        }
+        return mapped;
+      },
+    );
   }
 
   private mapError(error: unknown, request: ConverseCommandInput): unknown {
@@ -121,6 +128,8 @@ export class BedrockChatModel extends ChatModel {
     return mapBedrockError(error, { modelId: this.modelId, sentToolChoice, secrets: this.secrets ?? [] });
   }
 }
+
+async function* noEvents(): AsyncGenerator<ConverseStreamOutput> {}
 
 function staticSecrets(credentials: BedrockChatModelOptions["credentials"]): string[] {
   if (!credentials || typeof credentials === "function") return [];

@@ -110,6 +110,7 @@ export class OllamaChatModel extends ChatModel {
         signal.addEventListener("abort", stop, { once: true });
         return {
           parts: stream,
+          toChunks: mapOllamaStreamPart,
           // The SDK ends its parts at the `done: true` one; a stream left before that is closed, not read to the end.
           close: (finished) => {
             signal.removeEventListener("abort", stop);
@@ -117,7 +118,6 @@ export class OllamaChatModel extends ChatModel {
           },
         };
       },
-      mapOllamaStreamPart,
       (error) => this.mapError(error),
     );
   }

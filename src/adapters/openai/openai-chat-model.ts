@@ -11,7 +11,8 @@ import { createOpenAIClient, isOpenAIBaseURL, trimSlash } from "./create-openai-
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import { mapOpenAIError, notACompletion } from "./map-openai-error.js";
 import { mapOpenAIResponse } from "./map-openai-response.js";
-import { mapOpenAIStream } from "./map-openai-stream.js";
+import { OpenAIStreamReader } from "./openai-stream-reader.js";
+import { chunkStream } from "../../core/stream/chunk-stream.js";
 import type { MaxTokensField } from "./to-openai-request.js";
 import { toOpenAIRequest } from "./to-openai-request.js";
 
@@ -84,17 +85,21 @@ export class OpenAIChatModel extends ChatModel {
     }
   }
 
-  protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    const body = toOpenAIRequest(input, this.modelId, this.maxTokensField);
-    try {
-      const stream = await this.client.chat.completions.create(
-        { ...body, stream: true, stream_options: { ...body.stream_options, include_usage: true } },
-        requestOptions(context.signal),
-      );
-      yield* mapOpenAIStream(stream, { providerId: this.providerId, modelId: this.modelId });
-    } catch (error) {
-      throw this.toProviderError(error, input, context.signal);
-    }
+  protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
+    const toProviderError = (error: unknown) => this.toProviderError(error, input, context.signal);
+    return chunkStream(async () => {
+      const body = toOpenAIRequest(input, this.modelId, this.maxTokensField);
+      try {
+        const stream = await this.client.chat.completions.create(
+          { ...body, stream: true, stream_options: { ...body.stream_options, include_usage: true } },
+          requestOptions(context.signal),
+        );
+        const reader = new OpenAIStreamReader({ providerId: this.providerId, modelId: this.modelId });
+        return { parts: stream, toChunks: (chunk) => reader.toChunks(chunk), end: () => reader.end() };
+      } catch (error) {
+        throw toProviderError(error);
+      }
+    }, toProviderError);
   }
 
   /** What to do next after an error, per reason, in this provider's words. */

@@ -1,10 +1,14 @@
 import type { ChatModelChunk } from "./chat-model-chunk.js";
 
-/** A provider stream an adapter has opened: its parts, and how to let go of them. */
+/** A provider stream an adapter has opened: its parts, how to read them, and how to let go of them. */
 export interface OpenedParts<T> {
   parts: AsyncIterable<T>;
+  /** One part's chunks (none, one or several). */
+  toChunks(part: T): ChatModelChunk[];
+  /** The chunks after the last part (a closing `finish`); throws when the parts ended too soon. */
+  end?(): ChatModelChunk[];
   /** Runs once when reading stops: `finished` when the parts ran out, false on an error or an early stop. */
-  close?: (finished: boolean) => void;
+  close?(finished: boolean): void;
 }
 
 /**
@@ -12,21 +16,17 @@ export interface OpenedParts<T> {
  * async generator: each generator layer a chunk passes through costs a few promise hops per chunk
  * (~20 µs per 200-chunk stream in a micro-benchmark; this costs ~7). `open` runs on the first read
  * and its errors pass through as thrown (the adapter maps them, knowing the response); errors while
- * reading, `toChunks`' included, go through `mapError`. Read by one consumer, one `next()` at a time.
+ * reading, `toChunks`' and `end`'s included, go through `mapError`. Read by one consumer, one
+ * `next()` at a time.
  */
-export function chunkStream<T>(
-  open: () => Promise<OpenedParts<T>>,
-  toChunks: (part: T) => ChatModelChunk[],
-  mapError: (error: unknown) => unknown,
-): AsyncIterable<ChatModelChunk> {
-  return { [Symbol.asyncIterator]: () => new ChunkIterator(open, toChunks, mapError) };
+export function chunkStream<T>(open: () => Promise<OpenedParts<T>>, mapError: (error: unknown) => unknown): AsyncIterable<ChatModelChunk> {
+  return { [Symbol.asyncIterator]: () => new ChunkIterator(open, mapError) };
 }
 
 const end: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 class ChunkIterator<T> implements AsyncIterator<ChatModelChunk, undefined> {
   readonly #open: () => Promise<OpenedParts<T>>;
-  readonly #toChunks: (part: T) => ChatModelChunk[];
   readonly #mapError: (error: unknown) => unknown;
   #opened: OpenedParts<T> | undefined;
   #parts: AsyncIterator<T> | undefined;
@@ -35,9 +35,8 @@ class ChunkIterator<T> implements AsyncIterator<ChatModelChunk, undefined> {
   #nextPending = 0;
   #closed = false;
 
-  constructor(open: () => Promise<OpenedParts<T>>, toChunks: (part: T) => ChatModelChunk[], mapError: (error: unknown) => unknown) {
+  constructor(open: () => Promise<OpenedParts<T>>, mapError: (error: unknown) => unknown) {
     this.#open = open;
-    this.#toChunks = toChunks;
     this.#mapError = mapError;
   }
 
@@ -69,17 +68,15 @@ class ChunkIterator<T> implements AsyncIterator<ChatModelChunk, undefined> {
   };
 
   readonly #onPart = (result: IteratorResult<T>): IteratorResult<ChatModelChunk, undefined> | Promise<IteratorResult<ChatModelChunk, undefined>> => {
-    if (result.done) {
-      this.#close(true);
-      return end;
-    }
+    const opened = this.#opened!;
     let chunks: ChatModelChunk[];
     try {
-      chunks = this.#toChunks(result.value);
+      chunks = result.done ? (opened.end?.() ?? []) : opened.toChunks(result.value);
     } catch (error) {
       return this.#onError(error);
     }
-    if (chunks.length === 0) return this.next();
+    if (result.done) this.#close(true);
+    if (chunks.length === 0) return result.done ? end : this.next();
     if (chunks.length > 1) {
       this.#pending = chunks;
       this.#nextPending = 1;

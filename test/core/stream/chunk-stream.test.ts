@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatModelChunk } from "../../../src/core/stream/chat-model-chunk.js";
-import { chunkStream } from "../../../src/core/stream/chunk-stream.js";
+import { chunkStream, type OpenedParts } from "../../../src/core/stream/chunk-stream.js";
 
 /** Parts as a provider SDK would yield them, recording how the stream was left. */
 function provider(parts: string[], failAt?: number) {
@@ -15,9 +15,9 @@ function provider(parts: string[], failAt?: number) {
       log.push("parts returned");
     }
   }
-  const open = async () => {
+  const open = async (reader: Pick<OpenedParts<string>, "toChunks" | "end"> = { toChunks }): Promise<OpenedParts<string>> => {
     log.push("opened");
-    return { parts: generate(), close: (finished: boolean) => log.push(finished ? "closed: finished" : "closed: left early") };
+    return { parts: generate(), ...reader, close: (finished: boolean) => log.push(finished ? "closed: finished" : "closed: left early") };
   };
   return { open, log };
 }
@@ -35,7 +35,7 @@ async function readAll(stream: AsyncIterable<ChatModelChunk>): Promise<string> {
 describe("chunkStream", () => {
   it("should open on the first read, hand out every chunk of every part in order, and close as finished", async () => {
     const { open, log } = provider(["a", "", "bcd", "e"]);
-    const stream = chunkStream(open, toChunks, mapError);
+    const stream = chunkStream(() => open(), mapError);
     expect(log).toEqual([]);
     expect(await readAll(stream)).toBe("abcde");
     expect(log).toEqual(["opened", "parts returned", "closed: finished"]);
@@ -46,7 +46,7 @@ describe("chunkStream", () => {
     const chunks: string[] = [];
     await expect(
       (async () => {
-        for await (const chunk of chunkStream(open, toChunks, mapError)) if (chunk.type === "text-delta") chunks.push(chunk.text);
+        for await (const chunk of chunkStream(() => open(), mapError)) if (chunk.type === "text-delta") chunks.push(chunk.text);
       })(),
     ).rejects.toThrow("mapped: connection reset");
     expect(chunks).toEqual(["a", "b", "c"]);
@@ -59,19 +59,34 @@ describe("chunkStream", () => {
       if (part === "boom") throw new TypeError("unreadable part");
       return toChunks(part);
     };
-    await expect(readAll(chunkStream(open, failing, mapError))).rejects.toThrow("mapped: unreadable part");
+    await expect(readAll(chunkStream(() => open({ toChunks: failing }), mapError))).rejects.toThrow("mapped: unreadable part");
     expect(log).toContain("closed: left early");
   });
 
   it("should pass an error from open through unmapped (the adapter maps it) and close nothing", async () => {
     const refused = new Error("401 from the provider");
-    const stream = chunkStream(() => Promise.reject(refused), toChunks, mapError);
+    const stream = chunkStream(() => Promise.reject(refused), mapError);
     await expect(readAll(stream)).rejects.toBe(refused);
+  });
+
+  it("should hand out the end's chunks after the last part, and map an end that throws", async () => {
+    const finish: ChatModelChunk = { type: "finish", finishReason: "stop" };
+    const { open } = provider(["ab"]);
+    const chunks: ChatModelChunk[] = [];
+    for await (const chunk of chunkStream(() => open({ toChunks, end: () => [{ type: "text-delta", text: "!" }, finish] }), mapError)) chunks.push(chunk);
+    expect(chunks.map((chunk) => (chunk.type === "text-delta" ? chunk.text : chunk.type))).toEqual(["a", "b", "!", "finish"]);
+
+    const cut = provider(["ab"]);
+    const ended = () => {
+      throw new Error("ended before its final chunk");
+    };
+    await expect(readAll(chunkStream(() => cut.open({ toChunks, end: ended }), mapError))).rejects.toThrow("mapped: ended before its final chunk");
+    expect(cut.log.at(-1)).toBe("closed: left early");
   });
 
   it("should return the provider's parts and close as left early when the consumer stops", async () => {
     const { open, log } = provider(["abc", "d", "e"]);
-    for await (const chunk of chunkStream(open, toChunks, mapError)) {
+    for await (const chunk of chunkStream(() => open(), mapError)) {
       if (chunk.type === "text-delta" && chunk.text === "b") break;
     }
     expect(log).toEqual(["opened", "parts returned", "closed: left early"]);

@@ -11,50 +11,68 @@ import { mapBedrockStopReason } from "./map-bedrock-stop-reason.js";
  * argument deltas. Server-side tool blocks and their results are skipped. Usage comes from
  * `metadata`, the finish reason from `messageStop`; one `finish` chunk closes the stream. A stream
  * that ends without `messageStop` was cut short: a retryable network ProviderError, never an answer.
+ * One reader per stream, for `chunkStream`.
  */
-export async function* converseStreamChunks(events: AsyncIterable<ConverseStreamOutput>, modelId: string): AsyncGenerator<ChatModelChunk> {
-  const skipped = new Set<number>();
-  let stopReason: string | undefined;
-  let metadata: ConverseStreamMetadataEvent | undefined;
-  let finishReason: FinishReason | undefined;
-  for await (const event of events) {
+export class ConverseStreamReader {
+  readonly #modelId: string;
+  readonly #skipped = new Set<number>();
+  #stopReason: string | undefined;
+  #metadata: ConverseStreamMetadataEvent | undefined;
+  #finishReason: FinishReason | undefined;
+
+  constructor(modelId: string) {
+    this.#modelId = modelId;
+  }
+
+  toChunks(event: ConverseStreamOutput): ChatModelChunk[] {
     const exception = streamException(event);
     if (exception) throw exception;
     if (event.contentBlockStart) {
       const index = event.contentBlockStart.contentBlockIndex ?? 0;
       const toolUse = event.contentBlockStart.start?.toolUse;
-      if (!toolUse || toolUse.type === "server_tool_use") skipped.add(index);
-      else yield { type: "tool-call-delta", index, ...(toolUse.toolUseId ? { id: toolUse.toolUseId } : {}), name: toolUse.name ?? "" };
-    } else if (event.contentBlockDelta) {
+      if (!toolUse || toolUse.type === "server_tool_use") {
+        this.#skipped.add(index);
+        return [];
+      }
+      return [{ type: "tool-call-delta", index, ...(toolUse.toolUseId ? { id: toolUse.toolUseId } : {}), name: toolUse.name ?? "" }];
+    }
+    if (event.contentBlockDelta) {
       const index = event.contentBlockDelta.contentBlockIndex ?? 0;
       const delta = event.contentBlockDelta.delta;
-      if (!delta || skipped.has(index)) continue;
-      if (delta.text !== undefined) yield { type: "text-delta", text: delta.text };
-      else if (delta.toolUse) yield { type: "tool-call-delta", index, argsDelta: delta.toolUse.input ?? "" };
-      else if (delta.reasoningContent?.text !== undefined) yield { type: "reasoning-delta", text: delta.reasoningContent.text };
-      else if (delta.reasoningContent?.signature !== undefined) {
-        yield { type: "reasoning-delta", text: "", signature: delta.reasoningContent.signature };
-      }
-    } else if (event.messageStop) {
-      stopReason = event.messageStop.stopReason;
-      finishReason = mapBedrockStopReason(stopReason);
-    } else if (event.metadata) {
-      metadata = event.metadata;
+      if (!delta || this.#skipped.has(index)) return [];
+      if (delta.text !== undefined) return [{ type: "text-delta", text: delta.text }];
+      if (delta.toolUse) return [{ type: "tool-call-delta", index, argsDelta: delta.toolUse.input ?? "" }];
+      if (delta.reasoningContent?.text !== undefined) return [{ type: "reasoning-delta", text: delta.reasoningContent.text }];
+      if (delta.reasoningContent?.signature !== undefined) return [{ type: "reasoning-delta", text: "", signature: delta.reasoningContent.signature }];
+      return [];
     }
+    if (event.messageStop) {
+      this.#stopReason = event.messageStop.stopReason;
+      this.#finishReason = mapBedrockStopReason(this.#stopReason);
+    } else if (event.metadata) {
+      this.#metadata = event.metadata;
+    }
+    return [];
   }
-  if (stopReason === undefined) {
-    throw new ProviderError(`bedrock ${modelId}: the stream ended before its messageStop event.`, {
-      providerId: "bedrock",
-      modelId,
-      reason: "network",
-    });
+
+  end(): ChatModelChunk[] {
+    if (this.#stopReason === undefined) {
+      throw new ProviderError(`bedrock ${this.#modelId}: the stream ended before its messageStop event.`, {
+        providerId: "bedrock",
+        modelId: this.#modelId,
+        reason: "network",
+      });
+    }
+    const metadata = this.#metadata;
+    return [
+      {
+        type: "finish",
+        finishReason: this.#finishReason ?? "other",
+        usage: readBedrockUsage(metadata?.usage),
+        raw: { stopReason: this.#stopReason, usage: metadata?.usage, metrics: metadata?.metrics },
+      },
+    ];
   }
-  yield {
-    type: "finish",
-    finishReason: finishReason ?? "other",
-    usage: readBedrockUsage(metadata?.usage),
-    raw: { stopReason, usage: metadata?.usage, metrics: metadata?.metrics },
-  };
 }
 
 const exceptionMembers = {

@@ -1,0 +1,73 @@
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { ProviderError } from "../../core/errors/provider-error.js";
+import type { FinishReason } from "../../core/output.js";
+import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
+import type { Usage } from "../../core/usage.js";
+import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
+import { mapOpenAIUsage } from "./map-openai-usage.js";
+import { reasoningOf } from "./map-openai-response.js";
+
+/**
+ * chat.completion.chunk events as keelson chunks: text, reasoning and tool-call deltas (merged by
+ * `index` downstream), usage from the usage chunk `stream_options.include_usage` adds, then one
+ * `finish` whose `raw` is every chunk received (Azure's filter results included). A stream that
+ * ends before any `finish_reason` was cut short: a retryable network ProviderError, never an answer.
+ * One reader per stream (it keeps what the closing `finish` needs), for `chunkStream`.
+ */
+export class OpenAIStreamReader {
+  readonly #where: { providerId: string; modelId: string };
+  readonly #received: ChatCompletionChunk[] = [];
+  #finishReason: FinishReason | undefined;
+  #usage: Partial<Usage> | undefined;
+
+  constructor(where: { providerId: string; modelId: string }) {
+    this.#where = where;
+  }
+
+  toChunks(chunk: ChatCompletionChunk): ChatModelChunk[] {
+    if (chunk === null || typeof chunk !== "object") {
+      throw new ProviderError(`${this.#where.providerId} ${this.#where.modelId}: the stream sent an event that is not a chunk (${JSON.stringify(chunk)}).`, {
+        ...this.#where,
+        reason: "server",
+      });
+    }
+    this.#received.push(chunk);
+    const chunks: ChatModelChunk[] = [];
+    if (chunk.usage) {
+      this.#usage = mapOpenAIUsage(chunk.usage)!;
+      chunks.push({ type: "usage", usage: this.#usage });
+    }
+    const choice = chunk.choices?.find((candidate) => candidate.index === 0);
+    if (!choice) return chunks;
+    const { delta } = choice;
+    const reasoning = reasoningOf(delta);
+    if (reasoning) chunks.push({ type: "reasoning-delta", text: reasoning });
+    if (delta?.content) chunks.push({ type: "text-delta", text: delta.content });
+    if (delta?.refusal) {
+      this.#finishReason = "content-filter";
+      chunks.push({ type: "text-delta", text: delta.refusal });
+    }
+    for (const call of delta?.tool_calls ?? []) {
+      chunks.push({
+        type: "tool-call-delta",
+        index: call.index,
+        ...(call.id ? { id: call.id } : {}),
+        ...(call.function?.name ? { name: call.function.name } : {}),
+        ...(call.function?.arguments ? { argsDelta: call.function.arguments } : {}),
+      });
+    }
+    if (choice.finish_reason && this.#finishReason !== "content-filter") this.#finishReason = mapOpenAIFinishReason(choice.finish_reason);
+    return chunks;
+  }
+
+  end(): ChatModelChunk[] {
+    // The SDK ends quietly when the body stops early; only a finish_reason says the reply is whole.
+    if (this.#finishReason === undefined) {
+      throw new ProviderError(
+        `${this.#where.providerId} ${this.#where.modelId}: the stream ended before its final chunk (no finish_reason after ${this.#received.length} chunks).`,
+        { ...this.#where, reason: "network" },
+      );
+    }
+    return [{ type: "finish", finishReason: this.#finishReason, ...(this.#usage ? { usage: this.#usage } : {}), raw: this.#received }];
+  }
+}
