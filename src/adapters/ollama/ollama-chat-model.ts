@@ -35,7 +35,8 @@ export class OllamaChatModel extends ChatModel {
   readonly providerId = "ollama";
   /** The server, as shown in messages and the cache key (credentials removed). */
   private readonly host: string;
-  private readonly clientFor: (signal: AbortSignal, onResponse?: (response: Response) => void) => Ollama;
+  /** The client for one request; `onRefused` gets an error response (for its Retry-After). */
+  private readonly clientFor: (signal: AbortSignal, stream: boolean, onRefused: (response: Response) => void) => Ollama;
   private readonly keepAlive: string | number | undefined;
 
   constructor(modelId: string, options: OllamaChatModelOptions = {}) {
@@ -61,17 +62,18 @@ export class OllamaChatModel extends ChatModel {
       const allHeaders = target.authorization && !hasAuthorization ? { ...headers, authorization: target.authorization } : headers;
       // One light client per request, whose fetch also honours that request's signal (the SDK
       // passes no signal for non-streamed calls, and its abort() would end every stream at once),
-      // reports the response for its Retry-After, and checks stream bodies line by line (the SDK
-      // would skip a malformed line). A call that cannot abort links no signal.
-      this.clientFor = (signal, onResponse) =>
+      // reports an error response for its Retry-After, and checks stream bodies line by line (the
+      // SDK would skip a malformed line). A call that cannot abort links no signal.
+      this.clientFor = (signal, stream, onRefused) =>
         new OllamaClient({
           host: target.host,
           ...(allHeaders ? { headers: allHeaders } : {}),
           fetch: async (url, init) => {
             const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
             const response = await baseFetch(url, linked ? { ...init, signal: linked } : init);
-            onResponse?.(response);
-            return strictNDJSON(response);
+            if (!response.ok) onRefused(response);
+            else if (stream) return strictNDJSON(response);
+            return response;
           },
         });
     }
@@ -84,7 +86,7 @@ export class OllamaChatModel extends ChatModel {
   protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
     const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.keepAlive });
     let retryAfterMs: number | undefined;
-    const client = this.clientFor(context.signal, (response) => (retryAfterMs = parseRetryAfter(response.headers)));
+    const client = this.clientFor(context.signal, false, (response) => (retryAfterMs = parseRetryAfter(response.headers)));
     try {
       const response = await settleOnAbort(client.chat({ ...request, stream: false }), context.signal);
       return mapOllamaResponse(response);
@@ -99,7 +101,7 @@ export class OllamaChatModel extends ChatModel {
       async () => {
         const request = buildOllamaChatRequest(this.modelId, input, { keepAlive: this.keepAlive });
         let retryAfterMs: number | undefined;
-        const client = this.clientFor(signal, (response) => (retryAfterMs = parseRetryAfter(response.headers)));
+        const client = this.clientFor(signal, true, (response) => (retryAfterMs = parseRetryAfter(response.headers)));
         let stream: AbortableAsyncIterator<ChatResponse>;
         try {
           stream = await settleOnAbort(client.chat({ ...request, stream: true }), signal);

@@ -52,12 +52,19 @@ export function attemptOf(raw: ProviderOutput, rejected?: string, usage = normal
 
 /** The caller's output: the final attempt's content, every attempt's usage summed. */
 export function completeOutput(final: FinalOutput, call: PreparedCall, attempts: Attempt[]): ChatModelOutput {
-  const { repairs, ...rest } = final;
-  return {
-    ...rest,
+  // Field by field: a rest-and-spread copy of the final output was this function's whole cost.
+  const output: Omit<ChatModelOutput, "meta"> & Partial<Pick<ChatModelOutput, "meta">> = {
+    message: final.message,
+    text: final.text,
+    toolCalls: final.toolCalls,
+    reasoning: final.reasoning,
+    finishReason: final.finishReason,
     usage: attempts.length === 1 ? final.usage : sumUsage(attempts.map((attempt) => attempt.usage)),
-    meta: { toolChoice: call.plan.rung, repairs, attempts, cacheHit: false },
+    raw: final.raw,
   };
+  if ("object" in final) output.object = final.object;
+  output.meta = { toolChoice: call.plan.rung, repairs: final.repairs, attempts, cacheHit: false };
+  return output as ChatModelOutput;
 }
 
 function sumUsage(usages: Usage[]): Usage {
