@@ -19,6 +19,7 @@ const ms = (value: number) => value.toFixed(3);
 const us = (value: number) => value.toFixed(0);
 const mb = (value: number) => (value / 1024 / 1024).toFixed(1);
 const times = (value: number) => `${value.toFixed(2)}×`;
+const range = ([low, high]: [number, number]) => `${low.toFixed(2)}–${high.toFixed(2)}`;
 
 /** The results as markdown: medians of every case side by side, then the targets. */
 export function markdownReport(results: BenchResults): string {
@@ -27,21 +28,24 @@ export function markdownReport(results: BenchResults): string {
       `(cold imports: ${results.config.importRounds} processes); keelson listeners: ${results.config.listeners}; ` +
       `Node ${results.node}, ${results.cpus} CPUs`,
     "",
-    "| case | raw p50 ms | keelson p50 ms | × | raw mean ms | keelson mean ms | × | raw CPU µs | keelson CPU µs | × | raw peak RSS MB | keelson peak RSS MB | × |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "The × columns divide the medians; the \"rounds\" columns give the lowest and highest ratio of a single round,",
+    "the noise a ratio carries on this machine.",
+    "",
+    "| case | raw p50 ms | keelson p50 ms | × | rounds | raw mean ms | keelson mean ms | × | raw CPU µs | keelson CPU µs | × | raw peak RSS MB | keelson peak RSS MB | × |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const c of results.calls) {
     lines.push(
-      `| ${c.provider} ${c.kind === "call" ? "call" : "stream"} (${c.path}) | ${ms(c.raw.p50Ms)} | ${ms(c.keelson.p50Ms)} | ${times(c.ratio.p50Ms)} | ` +
+      `| ${c.provider} ${c.kind === "call" ? "call" : "stream"} (${c.path}) | ${ms(c.raw.p50Ms)} | ${ms(c.keelson.p50Ms)} | ${times(c.ratio.p50Ms)} | ${range(c.ratioRange.p50Ms)} | ` +
         `${ms(c.raw.meanMs)} | ${ms(c.keelson.meanMs)} | ${times(c.ratio.meanMs)} | ${us(c.raw.cpuPerCallUs)} | ${us(c.keelson.cpuPerCallUs)} | ${times(c.ratio.cpuPerCallUs)} | ` +
         `${mb(c.raw.peakRssBytes)} | ${mb(c.keelson.peakRssBytes)} | ${times(c.ratio.peakRssBytes)} |`,
     );
   }
-  lines.push("", "| cold import | raw SDK ms | keelson ms | × | raw peak RSS MB | keelson peak RSS MB | × |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+  lines.push("", "| cold import | raw SDK ms | keelson ms | × | rounds | raw peak RSS MB | keelson peak RSS MB | × |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const c of results.imports) {
     const what = c.mode === "import" ? "import only" : "import + construct";
     lines.push(
-      `| ${c.provider} ${what} | ${ms(c.raw.ms)} | ${ms(c.keelson.ms)} | ${times(c.ratio.ms)} | ${mb(c.raw.peakRssBytes)} | ${mb(c.keelson.peakRssBytes)} | ${times(c.ratio.peakRssBytes)} |`,
+      `| ${c.provider} ${what} | ${ms(c.raw.ms)} | ${ms(c.keelson.ms)} | ${times(c.ratio.ms)} | ${range(c.ratioRange.ms)} | ${mb(c.raw.peakRssBytes)} | ${mb(c.keelson.peakRssBytes)} | ${times(c.ratio.peakRssBytes)} |`,
     );
   }
   if (results.overhead) {

@@ -11,7 +11,12 @@ export interface CallCase {
   keelson: CallSample;
   /** keelson ÷ raw, from those medians. */
   ratio: CallSample;
+  /** The lowest and highest keelson ÷ raw of a single round (a round's two workers ran back to back). */
+  ratioRange: Range<CallSample>;
 }
+
+/** Per figure, [lowest, highest]. */
+export type Range<S> = { [K in keyof S]: [number, number] };
 
 export interface ImportCase {
   provider: Provider;
@@ -19,6 +24,7 @@ export interface ImportCase {
   raw: ImportSample;
   keelson: ImportSample;
   ratio: ImportSample;
+  ratioRange: Range<ImportSample>;
 }
 
 export interface Target {
@@ -42,10 +48,16 @@ export function ratioOf<T extends object>(keelson: T, raw: T): T {
   return result as T;
 }
 
-export function collect<S extends object>(samples: Record<Side, S[]>): { raw: S; keelson: S; ratio: S } {
+export function collect<S extends object>(samples: Record<Side, S[]>): { raw: S; keelson: S; ratio: S; ratioRange: Range<S> } {
   const raw = medianSample(samples.raw);
   const keelson = medianSample(samples.keelson);
-  return { raw, keelson, ratio: ratioOf(keelson, raw) };
+  const perRound = samples.raw.map((rawSample, round) => ratioOf(samples.keelson[round]!, rawSample) as Record<string, number>);
+  const ratioRange: Record<string, [number, number]> = {};
+  for (const key of Object.keys(raw)) {
+    const values = perRound.map((ratios) => ratios[key]!);
+    ratioRange[key] = [Math.min(...values), Math.max(...values)];
+  }
+  return { raw, keelson, ratio: ratioOf(keelson, raw), ratioRange: ratioRange as Range<S> };
 }
 
 /** The targets, each checked per provider (informational: the benchmark never fails on them). */
