@@ -1,31 +1,20 @@
-import type {
-  BedrockRuntimeClient,
-  BedrockRuntimeClientConfig,
-  ConverseCommandInput,
-  ConverseCommandOutput,
-  ConverseStreamCommandOutput,
-  ConverseStreamOutput,
-} from "@aws-sdk/client-bedrock-runtime";
+import type { BedrockRuntimeClient, BedrockRuntimeClientConfig, ConverseCommandInput } from "@aws-sdk/client-bedrock-runtime";
 import { ChatModel } from "../../core/chat-model.js";
-import { ChatModelError } from "../../core/errors/chat-model-error.js";
-import { ProviderError } from "../../core/errors/provider-error.js";
-import { isAbortError } from "../../internal/abort.js";
 import type { ChatModelOptions } from "../../core/chat-model-options.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
+import { chunkStream } from "../../core/stream/chunk-stream.js";
+import { lazyImport } from "../../internal/lazy-import.js";
 import { lazyRequire } from "../../internal/lazy-require.js";
+import type { BedrockConnection } from "./bedrock-calls.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { bedrockModelProfile } from "./bedrock-model-profiles.js";
-import { buildConverseRequest } from "./build-converse-request.js";
-import { ConverseStreamReader } from "./converse-stream-reader.js";
-import { chunkStream } from "../../core/stream/chunk-stream.js";
-import { mapBedrockError } from "./map-bedrock-error.js";
-import { readConverseResponse } from "./read-converse-response.js";
 
 type BedrockSDK = typeof import("@aws-sdk/client-bedrock-runtime");
 
 const loadSDK = lazyRequire<BedrockSDK>("@aws-sdk/client-bedrock-runtime", "the Bedrock adapter (keelson/bedrock)");
+const loadCalls = lazyImport(() => import("./bedrock-calls.js"));
 
 export interface BedrockChatModelOptions extends ChatModelOptions {
   /** The AWS region. @default the AWS default chain (`AWS_REGION`, the shared config file) */
@@ -79,57 +68,31 @@ export class BedrockChatModel extends ChatModel {
     return this.endpointKey;
   }
 
+  // The request and response code loads on a model's first call: importing keelson and another
+  // adapter does not compile it.
   protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-    const { ConverseCommand } = loadSDK();
-    const request = buildConverseRequest(this.modelId, input, this.profile);
-    let response: ConverseCommandOutput;
-    try {
-      response = await this.client.send(new ConverseCommand(request), { abortSignal: context.signal });
-    } catch (error) {
-      throw this.mapError(error, request);
-    }
-    return readConverseResponse(response);
+    const calls = await loadCalls();
+    return calls.createConverse(this.connection(), input, context);
   }
 
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    const request = buildConverseRequest(this.modelId, input, this.profile);
+    const connection = this.connection();
+    let calls: Awaited<ReturnType<typeof loadCalls>> | undefined;
+    let request: ConverseCommandInput | undefined;
     return chunkStream(
       async () => {
-        const { ConverseStreamCommand } = loadSDK();
-        let response: ConverseStreamCommandOutput;
-        try {
-          response = await this.client.send(new ConverseStreamCommand(request), { abortSignal: context.signal });
-        } catch (error) {
-          throw this.mapError(error, request);
-        }
-        const reader = new ConverseStreamReader(this.modelId);
-        // No event stream at all is an empty reply, as before: nothing to read, no finish to demand.
-        if (!response.stream) return { parts: noEvents(), toChunks: () => [] };
-        return { parts: response.stream, toChunks: (event) => reader.toChunks(event), end: () => reader.end() };
+        calls = await loadCalls();
+        request = calls.buildConverseRequest(this.modelId, input, this.profile);
+        return calls.openConverseStream(connection, request, context);
       },
-      (error) => {
-        const mapped = this.mapError(error, request);
-        // What the event-stream decoder throws (a truncated or garbled frame) is the service's fault too.
-        if (mapped === error && error instanceof Error && !isAbortError(error) && !ChatModelError.isInstance(error)) {
-          return new ProviderError(`bedrock ${this.modelId}: the event stream could not be read: ${error.message}`, {
-            providerId: "bedrock",
-            modelId: this.modelId,
-            reason: "server",
-            cause: error,
-          });
-        }
-        return mapped;
-      },
+      (error) => (calls && request ? calls.mapConverseStreamError(connection, error, request) : error),
     );
   }
 
-  private mapError(error: unknown, request: ConverseCommandInput): unknown {
-    const sentToolChoice = Object.keys(request.toolConfig?.toolChoice ?? {})[0];
-    return mapBedrockError(error, { modelId: this.modelId, sentToolChoice, secrets: this.secrets ?? [] });
+  private connection(): BedrockConnection {
+    return { modelId: this.modelId, client: this.client, profile: this.profile, sdk: loadSDK(), secrets: this.secrets ?? [] };
   }
 }
-
-async function* noEvents(): AsyncGenerator<ConverseStreamOutput> {}
 
 function staticSecrets(credentials: BedrockChatModelOptions["credentials"]): string[] {
   if (!credentials || typeof credentials === "function") return [];

@@ -6,15 +6,15 @@ import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
-import { abortError, isAbortable } from "../../internal/abort.js";
-import { createOpenAIClient, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
-import type { OpenAIErrorContext } from "./map-openai-error.js";
-import { mapOpenAIError, notACompletion } from "./map-openai-error.js";
-import { mapOpenAIResponse } from "./map-openai-response.js";
-import { OpenAIStreamReader } from "./openai-stream-reader.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
+import { lazyImport } from "../../internal/lazy-import.js";
+import { createOpenAIClient, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
+import type { OpenAIConnection } from "./openai-calls.js";
 import type { MaxTokensField } from "./to-openai-request.js";
-import { toOpenAIRequest } from "./to-openai-request.js";
+
+// The request and response code loads on a model's first call: importing keelson and another
+// adapter does not compile it.
+const loadCalls = lazyImport(() => import("./openai-calls.js"));
 
 export interface OpenAIChatModelOptions extends ChatModelOptions {
   /** @default process.env.OPENAI_API_KEY */
@@ -75,31 +75,20 @@ export class OpenAIChatModel extends ChatModel {
   }
 
   protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-    const body = toOpenAIRequest(input, this.modelId, this.maxTokensField);
-    try {
-      const completion = await this.client.chat.completions.create({ ...body, stream: false }, requestOptions(context.signal));
-      if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, this.errorContext(input));
-      return mapOpenAIResponse(completion);
-    } catch (error) {
-      throw this.toProviderError(error, input, context.signal);
-    }
+    const calls = await loadCalls();
+    return calls.createOpenAIChat(this.connection(), input, context);
   }
 
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    const toProviderError = (error: unknown) => this.toProviderError(error, input, context.signal);
-    return chunkStream(async () => {
-      const body = toOpenAIRequest(input, this.modelId, this.maxTokensField);
-      try {
-        const stream = await this.client.chat.completions.create(
-          { ...body, stream: true, stream_options: { ...body.stream_options, include_usage: true } },
-          requestOptions(context.signal),
-        );
-        const reader = new OpenAIStreamReader({ providerId: this.providerId, modelId: this.modelId });
-        return { parts: stream, toChunks: (chunk) => reader.toChunks(chunk), end: () => reader.end() };
-      } catch (error) {
-        throw toProviderError(error);
-      }
-    }, toProviderError);
+    const connection = this.connection();
+    let calls: Awaited<ReturnType<typeof loadCalls>> | undefined;
+    return chunkStream(
+      async () => {
+        calls = await loadCalls();
+        return calls.openOpenAIStream(connection, input, context);
+      },
+      (error) => (calls ? calls.openAICallError(connection, error, input, context.signal) : error),
+    );
   }
 
   /** What to do next after an error, per reason, in this provider's words. */
@@ -110,23 +99,13 @@ export class OpenAIChatModel extends ChatModel {
     };
   }
 
-  private toProviderError(error: unknown, input: ProviderInput, signal: AbortSignal): unknown {
-    if (signal.aborted) return abortError(signal);
-    return mapOpenAIError(error, this.errorContext(input));
-  }
-
-  private errorContext(input: ProviderInput): OpenAIErrorContext {
+  private connection(): OpenAIConnection {
     return {
+      client: this.client,
       providerId: this.providerId,
       modelId: this.modelId,
-      apiKey: typeof this.client.apiKey === "string" ? this.client.apiKey : undefined,
-      toolChoice: input.toolChoice,
-      hints: this.errorHints(),
+      maxTokensField: this.maxTokensField,
+      errorHints: () => this.errorHints(),
     };
   }
-}
-
-/** The SDK's request options: a signal only when the call can abort (the SDK never removes its listener). */
-function requestOptions(signal: AbortSignal): { signal?: AbortSignal } {
-  return !isAbortable(signal) ? {} : { signal };
 }

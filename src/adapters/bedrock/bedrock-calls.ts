@@ -1,0 +1,78 @@
+import type { BedrockRuntimeClient, ConverseCommandInput, ConverseCommandOutput, ConverseStreamCommandOutput, ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
+import { ChatModelError } from "../../core/errors/chat-model-error.js";
+import { ProviderError } from "../../core/errors/provider-error.js";
+import type { ProviderInput, RunContext } from "../../core/input.js";
+import type { ProviderOutput } from "../../core/output.js";
+import type { OpenedParts } from "../../core/stream/chunk-stream.js";
+import { isAbortError } from "../../internal/abort.js";
+import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
+import { buildConverseRequest } from "./build-converse-request.js";
+import { ConverseStreamReader } from "./converse-stream-reader.js";
+import { mapBedrockError } from "./map-bedrock-error.js";
+import { readConverseResponse } from "./read-converse-response.js";
+
+type BedrockSDK = typeof import("@aws-sdk/client-bedrock-runtime");
+
+/** What a BedrockChatModel calls with. */
+export interface BedrockConnection {
+  readonly modelId: string;
+  readonly client: BedrockRuntimeClient;
+  readonly profile: BedrockModelProfile;
+  /** The SDK's commands (loaded when the model was built). */
+  readonly sdk: Pick<BedrockSDK, "ConverseCommand" | "ConverseStreamCommand">;
+  /** Static credentials to keep out of every error message. */
+  readonly secrets: readonly string[];
+}
+
+/** The Bedrock adapter's requests and responses, loaded on a model's first call (lazyImport). */
+export async function createConverse(connection: BedrockConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
+  const request = buildConverseRequest(connection.modelId, input, connection.profile);
+  let response: ConverseCommandOutput;
+  try {
+    response = await connection.client.send(new connection.sdk.ConverseCommand(request), { abortSignal: context.signal });
+  } catch (error) {
+    throw mapConverseError(connection, error, request);
+  }
+  return readConverseResponse(response);
+}
+
+/** A ConverseStream request, opened: its events for chunkStream, read by one ConverseStreamReader. */
+export async function openConverseStream(
+  connection: BedrockConnection,
+  request: ConverseCommandInput,
+  context: RunContext,
+): Promise<OpenedParts<ConverseStreamOutput>> {
+  let response: ConverseStreamCommandOutput;
+  try {
+    response = await connection.client.send(new connection.sdk.ConverseStreamCommand(request), { abortSignal: context.signal });
+  } catch (error) {
+    throw mapConverseError(connection, error, request);
+  }
+  const reader = new ConverseStreamReader(connection.modelId);
+  // No event stream at all is an empty reply, as before: nothing to read, no finish to demand.
+  if (!response.stream) return { parts: noEvents(), toChunks: () => [] };
+  return { parts: response.stream, toChunks: (event) => reader.toChunks(event), end: () => reader.end() };
+}
+
+export { buildConverseRequest };
+
+export function mapConverseError(connection: BedrockConnection, error: unknown, request: ConverseCommandInput): unknown {
+  const sentToolChoice = Object.keys(request.toolConfig?.toolChoice ?? {})[0];
+  return mapBedrockError(error, { modelId: connection.modelId, sentToolChoice, secrets: connection.secrets });
+}
+
+/** An error while reading the event stream: what the decoder throws (a truncated or garbled frame) is the service's fault too. */
+export function mapConverseStreamError(connection: BedrockConnection, error: unknown, request: ConverseCommandInput): unknown {
+  const mapped = mapConverseError(connection, error, request);
+  if (mapped === error && error instanceof Error && !isAbortError(error) && !ChatModelError.isInstance(error)) {
+    return new ProviderError(`bedrock ${connection.modelId}: the event stream could not be read: ${error.message}`, {
+      providerId: "bedrock",
+      modelId: connection.modelId,
+      reason: "server",
+      cause: error,
+    });
+  }
+  return mapped;
+}
+
+async function* noEvents(): AsyncGenerator<ConverseStreamOutput> {}
