@@ -113,7 +113,12 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
       return this.#endAttempt();
     }
     const chunk = result.value;
-    this.#assembler.add(chunk);
+    try {
+      this.#assembler.add(chunk);
+    } catch (error) {
+      // A chunk the assembler cannot take (an outside adapter's): the attempt fails like a read error.
+      return this.#onError(error);
+    }
     if (isDelta(chunk) && !(this.#holdBack && chunk.type !== "reasoning-delta")) {
       const emitter = this.#host.emitter;
       if (emitter.listenerCount("newToken") > 0) emitter.emit("newToken", { input: this.#call.input, chunk, abort: this.#stop });
