@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { OllamaChatModel } from "../../src/adapters/ollama/index.js";
 import type { OllamaChatModelOptions } from "../../src/adapters/ollama/index.js";
 import { ProviderError } from "../../src/index.js";
@@ -81,6 +81,19 @@ describe("OllamaChatModel under faults", () => {
       const { error } = await settle(subject, input(), mode);
       expect(error).toMatchObject({ statusCode: 429, isRetryable: false, retryAfterMs: 120_000 });
       expect(server.requests).toHaveLength(1);
+    });
+
+    it("should read an error page's text into the error, with nothing written to the console", async () => {
+      const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+      try {
+        server.handle(answerRaw(400, "text/plain", "model is required"));
+        const { error } = await settle(model(), input(), mode);
+        expect(error).toMatchObject({ statusCode: 400, isRetryable: false });
+        expect(error?.message).toContain("model is required");
+        expect(log).not.toHaveBeenCalled();
+      } finally {
+        log.mockRestore();
+      }
     });
 
     it.each([

@@ -22,21 +22,21 @@ export interface OllamaConnection {
 }
 
 /**
- * The Ollama adapter's requests and responses, loaded on a model's first call (lazyImport). A
- * request goes through its own light client, whose fetch also honours that request's signal (the
- * SDK passes no signal for non-streamed calls, and its abort() would end every stream at once),
- * reports an error response for its Retry-After, and checks stream bodies line by line (the SDK
- * would skip a malformed line). A call that cannot abort links no signal.
+ * The Ollama adapter's requests and responses, loaded on a model's first call (lazyImport). Every
+ * request's fetch turns an error response into the error the SDK would raise, plus the Retry-After
+ * the SDK's error drops. A plain call (not streamed, nothing can abort it) goes through one client
+ * per model; any other request gets its own light client, whose fetch also honours the call's
+ * signal (the SDK passes no signal for non-streamed calls, and its abort() would end every stream
+ * at once) and checks stream bodies line by line (the SDK would skip a malformed line).
  */
 export async function createOllamaChat(connection: OllamaConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
   const request = buildOllamaChatRequest(connection.modelId, input, { keepAlive: connection.keepAlive });
-  let retryAfterMs: number | undefined;
-  const client = clientFor(connection, context.signal, false, (response) => (retryAfterMs = parseRetryAfter(response.headers)));
+  const client = clientFor(connection, context.signal, false);
   try {
     const response = await settleOnAbort(client.chat({ ...request, stream: false }), context.signal);
     return mapOllamaResponse(response);
   } catch (error) {
-    throw mapOllamaCallError(connection, error, retryAfterMs);
+    throw mapOllamaCallError(connection, error);
   }
 }
 
@@ -44,13 +44,12 @@ export async function createOllamaChat(connection: OllamaConnection, input: Prov
 export async function openOllamaStream(connection: OllamaConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ChatResponse>> {
   const { signal } = context;
   const request = buildOllamaChatRequest(connection.modelId, input, { keepAlive: connection.keepAlive });
-  let retryAfterMs: number | undefined;
-  const client = clientFor(connection, signal, true, (response) => (retryAfterMs = parseRetryAfter(response.headers)));
+  const client = clientFor(connection, signal, true);
   let stream: AbortableAsyncIterator<ChatResponse>;
   try {
     stream = await settleOnAbort(client.chat({ ...request, stream: true }), signal);
   } catch (error) {
-    throw mapOllamaCallError(connection, error, retryAfterMs);
+    throw mapOllamaCallError(connection, error);
   }
   const stop = () => stream.abort();
   signal.addEventListener("abort", stop, { once: true });
@@ -65,24 +64,56 @@ export async function openOllamaStream(connection: OllamaConnection, input: Prov
   };
 }
 
-export function mapOllamaCallError(connection: OllamaConnection, error: unknown, retryAfterMs?: number): unknown {
-  return mapOllamaError(error, { modelId: connection.modelId, host: connection.host, retryAfterMs });
+export function mapOllamaCallError(connection: OllamaConnection, error: unknown): unknown {
+  return mapOllamaError(error, { modelId: connection.modelId, host: connection.host });
 }
 
-/** The client for one request; `onRefused` gets an error response (for its Retry-After). */
-function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: boolean, onRefused: (response: Response) => void): Ollama {
+/** One client per model for plain calls: building the SDK's client re-parses the host every time. */
+const plainClients = new WeakMap<OllamaConnection, Ollama>();
+
+function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: boolean): Ollama {
   const { clients } = connection;
   if ("client" in clients) return clients.client;
-  const baseFetch = clients.fetch;
-  return new clients.OllamaClient({
-    host: connection.host,
-    ...(clients.headers ? { headers: clients.headers } : {}),
-    fetch: async (url, init) => {
-      const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
-      const response = await baseFetch(url, linked ? { ...init, signal: linked } : init);
-      if (!response.ok) onRefused(response);
-      else if (stream) return strictNDJSON(response);
-      return response;
-    },
+  const { OllamaClient, headers, fetch: baseFetch } = clients;
+  const build = (fetch: typeof globalThis.fetch) => new OllamaClient({ host: connection.host, ...(headers ? { headers } : {}), fetch });
+  if (!stream && !isAbortable(signal)) {
+    let client = plainClients.get(connection);
+    if (!client) {
+      client = build((url, init) => fetchOrRefuse(baseFetch, url, init));
+      plainClients.set(connection, client);
+    }
+    return client;
+  }
+  return build(async (url, init) => {
+    const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
+    const response = await fetchOrRefuse(baseFetch, url, linked ? { ...init, signal: linked } : init);
+    return stream ? strictNDJSON(response) : response;
   });
+}
+
+/** The response, or — for an error status — the SDK's error with the response's Retry-After. */
+async function fetchOrRefuse(baseFetch: typeof fetch, url: string | URL | Request, init: RequestInit | undefined): Promise<Response> {
+  const response = await baseFetch(url, init);
+  if (!response.ok) throw await responseError(response);
+  return response;
+}
+
+/**
+ * An error response as the SDK's ResponseError (its message: the JSON body's `error`, else the
+ * text, else the status line), with `retryAfterMs` from its headers. Read here, the SDK never logs
+ * "Getting text from response" to the console on the way.
+ */
+async function responseError(response: Response): Promise<Error> {
+  let message = `Error ${response.status}: ${response.statusText}`;
+  try {
+    if (response.headers.get("content-type")?.includes("application/json")) {
+      const body = (await response.json()) as { error?: unknown } | null;
+      if (typeof body?.error === "string" && body.error !== "") message = body.error;
+    } else {
+      message = (await response.text()) || message;
+    }
+  } catch {
+    // A body that cannot be read: the status line says what there is to say.
+  }
+  return Object.assign(new Error(message), { name: "ResponseError", status_code: response.status, retryAfterMs: parseRetryAfter(response.headers) });
 }
