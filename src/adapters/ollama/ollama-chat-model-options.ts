@@ -11,7 +11,7 @@ export interface OllamaChatModelOptions extends ChatModelOptions {
    * A ready `Ollama` client; `host`, `headers` and `fetch` are then not used. With your own client an
    * aborted non-streamed call still settles at once, but its HTTP request runs on to the end (the SDK
    * takes no per-request signal): prefer `host`/`headers`/`fetch` so that aborts cancel requests.
-   * @default a client per request, built from `host`, `headers` and `fetch`
+   * @default clients built from `host`, `headers` and `fetch`: one per model for plain calls, a light one per streamed or abortable request
    */
   client?: Ollama;
   /** Headers sent with every request (for a proxy or ollama.com: `Authorization`). @default none */
