@@ -62,6 +62,7 @@ export class CacheLayer {
     const joinedOrLead = await this.#joinOrLead(key, call, signal, settings);
     const lead = joinedOrLead.lead;
     let hit = joinedOrLead.joined;
+    let running: AsyncIterator<ChatModelChunk, ChatModelOutput> | undefined;
     try {
       hit ??= await this.#read(key, call, settings);
       if (hit) {
@@ -74,9 +75,10 @@ export class CacheLayer {
         return output;
       }
       const chunks: ChatModelChunk[] = [];
-      const generator = run();
-      for (let next = await generator.next(); ; next = await generator.next()) {
+      running = run();
+      for (let next = await running.next(); ; next = await running.next()) {
         if (next.done) {
+          running = undefined;
           if (!stopped()) lead?.settle(await this.#store(key, { output: next.value, chunks }, call, settings));
           return next.value;
         }
@@ -90,6 +92,8 @@ export class CacheLayer {
     } finally {
       // A stream closed or stopped early ends the lead; waiting sharers then make their own request.
       lead?.fail(abortError(undefined));
+      // And lets go of the provider's stream at once, rather than when its signal is noticed.
+      await running?.return?.().catch(() => undefined);
     }
   }
 
