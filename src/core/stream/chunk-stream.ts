@@ -63,7 +63,11 @@ class ChunkIterator<T> implements AsyncIterator<ChatModelChunk, undefined> {
 
   readonly #start = (opened: OpenedParts<T>): Promise<IteratorResult<ChatModelChunk, undefined>> => {
     this.#opened = opened;
-    this.#parts = opened.parts[Symbol.asyncIterator]();
+    try {
+      this.#parts = opened.parts[Symbol.asyncIterator]();
+    } catch (error) {
+      return this.#onError(error);
+    }
     return this.next();
   };
 

@@ -84,6 +84,20 @@ describe("chunkStream", () => {
     expect(cut.log.at(-1)).toBe("closed: left early");
   });
 
+  it("should map parts that cannot be iterated, close them as left early, and end there", async () => {
+    const log: string[] = [];
+    const unreadable = {
+      [Symbol.asyncIterator]: (): AsyncIterator<string> => {
+        throw new TypeError("not a stream");
+      },
+    };
+    const stream = chunkStream(async () => ({ parts: unreadable, toChunks, close: (finished: boolean) => log.push(`closed: ${finished}`) }), mapError);
+    const iterator = stream[Symbol.asyncIterator]();
+    await expect(iterator.next()).rejects.toThrow("mapped: not a stream");
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(log).toEqual(["closed: false"]);
+  });
+
   it("should return the provider's parts and close as left early when the consumer stops", async () => {
     const { open, log } = provider(["abc", "d", "e"]);
     for await (const chunk of chunkStream(() => open(), mapError)) {
