@@ -1,12 +1,12 @@
 import { abortError, isAbortError, type CallSignal } from "../../internal/abort.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { Message } from "../messages.js";
-import type { Attempt, ChatModelOutput, ProviderOutput } from "../output.js";
+import type { Attempt, ChatModelOutput } from "../output.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
 import type { CallHost } from "./call-host.js";
-import { attemptOf, settleAttempt } from "./settle-attempt.js";
-import { messageContent } from "./finalize-output.js";
+import { partialOutput } from "./partial-output.js";
+import { settleAttempt } from "./settle-attempt.js";
 import type { PreparedCall } from "./prepare-call.js";
 import type { CallState } from "./request-with-retry.js";
 import { requestWithRetry } from "./request-with-retry.js";
@@ -189,20 +189,4 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
 
 function isDelta(chunk: ChatModelChunk): boolean {
   return chunk.type === "text-delta" || chunk.type === "reasoning-delta" || chunk.type === "tool-call-delta";
-}
-
-function partialOutput(raw: ProviderOutput, call: PreparedCall, attempts: Attempt[]): ChatModelOutput {
-  attempts.push(attemptOf({ ...raw, finishReason: "other" }));
-  const text = raw.text ?? "";
-  const reasoning = raw.reasoning ?? "";
-  return {
-    message: { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, []) },
-    text,
-    toolCalls: [],
-    reasoning,
-    finishReason: "other",
-    usage: attempts[attempts.length - 1]!.usage,
-    raw: raw.raw,
-    meta: { toolChoice: call.plan.rung, repairs: [], attempts, cacheHit: false },
-  };
 }
