@@ -63,6 +63,11 @@ class ChunkIterator<T> implements AsyncIterator<ChatModelChunk, undefined> {
 
   readonly #start = (opened: OpenedParts<T>): Promise<IteratorResult<ChatModelChunk, undefined>> => {
     this.#opened = opened;
+    // The consumer left while the stream was opening: let go of it at once.
+    if (this.#closed) {
+      opened.close?.(false);
+      return Promise.resolve(end);
+    }
     try {
       this.#parts = opened.parts[Symbol.asyncIterator]();
     } catch (error) {

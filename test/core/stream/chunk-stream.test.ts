@@ -98,6 +98,21 @@ describe("chunkStream", () => {
     expect(log).toEqual(["closed: false"]);
   });
 
+  it("should close a stream that finishes opening after the consumer left", async () => {
+    const { open, log } = provider(["abc"]);
+    let opened!: () => void;
+    const gate = new Promise<void>((resolve) => (opened = resolve));
+    const iterator = chunkStream(async () => {
+      await gate;
+      return open();
+    }, mapError)[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await iterator.return!();
+    opened();
+    expect(await first).toEqual({ done: true, value: undefined });
+    expect(log).toEqual(["opened", "closed: left early"]);
+  });
+
   it("should return the provider's parts and close as left early when the consumer stops", async () => {
     const { open, log } = provider(["abc", "d", "e"]);
     for await (const chunk of chunkStream(() => open(), mapError)) {
