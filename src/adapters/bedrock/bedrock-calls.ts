@@ -37,11 +37,8 @@ export async function createConverse(connection: BedrockConnection, input: Provi
 }
 
 /** A ConverseStream request, opened: its events for chunkStream, read by one ConverseStreamReader. */
-export async function openConverseStream(
-  connection: BedrockConnection,
-  request: ConverseCommandInput,
-  context: RunContext,
-): Promise<OpenedParts<ConverseStreamOutput>> {
+export async function openConverseStream(connection: BedrockConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ConverseStreamOutput>> {
+  const request = buildConverseRequest(connection.modelId, input, connection.profile);
   let response: ConverseStreamCommandOutput;
   try {
     response = await connection.client.send(new connection.sdk.ConverseStreamCommand(request), { abortSignal: context.signal });
@@ -49,20 +46,19 @@ export async function openConverseStream(
     throw mapConverseError(connection, error, request);
   }
   const reader = new ConverseStreamReader(connection.modelId);
+  const mapError = (error: unknown) => mapConverseStreamError(connection, error, request);
   // No event stream at all is an empty reply, as before: nothing to read, no finish to demand.
-  if (!response.stream) return { parts: noEvents(), toChunks: () => [] };
-  return { parts: response.stream, toChunks: (event) => reader.toChunks(event), end: () => reader.end() };
+  if (!response.stream) return { parts: noEvents(), toChunks: () => [], mapError };
+  return { parts: response.stream, toChunks: (event) => reader.toChunks(event), end: () => reader.end(), mapError };
 }
 
-export { buildConverseRequest };
-
-export function mapConverseError(connection: BedrockConnection, error: unknown, request: ConverseCommandInput): unknown {
+function mapConverseError(connection: BedrockConnection, error: unknown, request: ConverseCommandInput): unknown {
   const sentToolChoice = Object.keys(request.toolConfig?.toolChoice ?? {})[0];
   return mapBedrockError(error, { modelId: connection.modelId, sentToolChoice, secrets: connection.secrets });
 }
 
 /** An error while reading the event stream: what the decoder throws (a truncated or garbled frame) is the service's fault too. */
-export function mapConverseStreamError(connection: BedrockConnection, error: unknown, request: ConverseCommandInput): unknown {
+function mapConverseStreamError(connection: BedrockConnection, error: unknown, request: ConverseCommandInput): unknown {
   const mapped = mapConverseError(connection, error, request);
   if (mapped === error && error instanceof Error && !isAbortError(error) && !ChatModelError.isInstance(error)) {
     return new ProviderError(`bedrock ${connection.modelId}: the event stream could not be read: ${error.message}`, {

@@ -1,4 +1,4 @@
-import type { BedrockRuntimeClient, BedrockRuntimeClientConfig, ConverseCommandInput } from "@aws-sdk/client-bedrock-runtime";
+import type { BedrockRuntimeClient, BedrockRuntimeClientConfig } from "@aws-sdk/client-bedrock-runtime";
 import { ChatModel } from "../../core/chat-model.js";
 import type { ChatModelOptions } from "../../core/chat-model-options.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
@@ -76,17 +76,7 @@ export class BedrockChatModel extends ChatModel {
   }
 
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    const connection = this.connection();
-    let calls: Awaited<ReturnType<typeof loadCalls>> | undefined;
-    let request: ConverseCommandInput | undefined;
-    return chunkStream(
-      async () => {
-        calls = await loadCalls();
-        request = calls.buildConverseRequest(this.modelId, input, this.profile);
-        return calls.openConverseStream(connection, request, context);
-      },
-      (error) => (calls && request ? calls.mapConverseStreamError(connection, error, request) : error),
-    );
+    return chunkStream(async () => (await loadCalls()).openConverseStream(this.connection(), input, context));
   }
 
   private connection(): BedrockConnection {

@@ -61,10 +61,11 @@ export async function openOllamaStream(connection: OllamaConnection, input: Prov
       signal.removeEventListener("abort", stop);
       if (!finished) stream.abort();
     },
+    mapError: (error) => mapOllamaCallError(connection, error),
   };
 }
 
-export function mapOllamaCallError(connection: OllamaConnection, error: unknown): unknown {
+function mapOllamaCallError(connection: OllamaConnection, error: unknown): unknown {
   return mapOllamaError(error, { modelId: connection.modelId, host: connection.host });
 }
 

@@ -75,14 +75,7 @@ export class OllamaChatModel extends ChatModel {
   }
 
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    let calls: Awaited<ReturnType<typeof loadCalls>> | undefined;
-    return chunkStream(
-      async () => {
-        calls = await loadCalls();
-        return calls.openOllamaStream(this.connection, input, context);
-      },
-      (error) => (calls ? calls.mapOllamaCallError(this.connection, error) : error),
-    );
+    return chunkStream(async () => (await loadCalls()).openOllamaStream(this.connection, input, context));
   }
 }
 

@@ -43,13 +43,18 @@ export async function openOpenAIStream(connection: OpenAIConnection, input: Prov
       requestOptions(context.signal),
     );
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId });
-    return { parts: stream, toChunks: (chunk) => reader.toChunks(chunk), end: () => reader.end() };
+    return {
+      parts: stream,
+      toChunks: (chunk) => reader.toChunks(chunk),
+      end: () => reader.end(),
+      mapError: (error) => openAICallError(connection, error, input, context.signal),
+    };
   } catch (error) {
     throw openAICallError(connection, error, input, context.signal);
   }
 }
 
-export function openAICallError(connection: OpenAIConnection, error: unknown, input: ProviderInput, signal: AbortSignal): unknown {
+function openAICallError(connection: OpenAIConnection, error: unknown, input: ProviderInput, signal: AbortSignal): unknown {
   if (signal.aborted) return abortError(signal);
   return mapOpenAIError(error, errorContext(connection, input));
 }

@@ -80,15 +80,7 @@ export class OpenAIChatModel extends ChatModel {
   }
 
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    const connection = this.connection();
-    let calls: Awaited<ReturnType<typeof loadCalls>> | undefined;
-    return chunkStream(
-      async () => {
-        calls = await loadCalls();
-        return calls.openOpenAIStream(connection, input, context);
-      },
-      (error) => (calls ? calls.openAICallError(connection, error, input, context.signal) : error),
-    );
+    return chunkStream(async () => (await loadCalls()).openOpenAIStream(this.connection(), input, context));
   }
 
   /** What to do next after an error, per reason, in this provider's words. */

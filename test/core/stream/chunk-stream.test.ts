@@ -17,7 +17,7 @@ function provider(parts: string[], failAt?: number) {
   }
   const open = async (reader: Pick<OpenedParts<string>, "toChunks" | "end"> = { toChunks }): Promise<OpenedParts<string>> => {
     log.push("opened");
-    return { parts: generate(), ...reader, close: (finished: boolean) => log.push(finished ? "closed: finished" : "closed: left early") };
+    return { parts: generate(), ...reader, close: (finished: boolean) => log.push(finished ? "closed: finished" : "closed: left early"), mapError };
   };
   return { open, log };
 }
@@ -35,7 +35,7 @@ async function readAll(stream: AsyncIterable<ChatModelChunk>): Promise<string> {
 describe("chunkStream", () => {
   it("should open on the first read, hand out every chunk of every part in order, and close as finished", async () => {
     const { open, log } = provider(["a", "", "bcd", "e"]);
-    const stream = chunkStream(() => open(), mapError);
+    const stream = chunkStream(() => open());
     expect(log).toEqual([]);
     expect(await readAll(stream)).toBe("abcde");
     expect(log).toEqual(["opened", "parts returned", "closed: finished"]);
@@ -46,7 +46,7 @@ describe("chunkStream", () => {
     const chunks: string[] = [];
     await expect(
       (async () => {
-        for await (const chunk of chunkStream(() => open(), mapError)) if (chunk.type === "text-delta") chunks.push(chunk.text);
+        for await (const chunk of chunkStream(() => open())) if (chunk.type === "text-delta") chunks.push(chunk.text);
       })(),
     ).rejects.toThrow("mapped: connection reset");
     expect(chunks).toEqual(["a", "b", "c"]);
@@ -59,13 +59,13 @@ describe("chunkStream", () => {
       if (part === "boom") throw new TypeError("unreadable part");
       return toChunks(part);
     };
-    await expect(readAll(chunkStream(() => open({ toChunks: failing }), mapError))).rejects.toThrow("mapped: unreadable part");
+    await expect(readAll(chunkStream(() => open({ toChunks: failing })))).rejects.toThrow("mapped: unreadable part");
     expect(log).toContain("closed: left early");
   });
 
   it("should pass an error from open through unmapped (the adapter maps it) and close nothing", async () => {
     const refused = new Error("401 from the provider");
-    const stream = chunkStream(() => Promise.reject(refused), mapError);
+    const stream = chunkStream(() => Promise.reject(refused));
     await expect(readAll(stream)).rejects.toBe(refused);
   });
 
@@ -73,14 +73,14 @@ describe("chunkStream", () => {
     const finish: ChatModelChunk = { type: "finish", finishReason: "stop" };
     const { open } = provider(["ab"]);
     const chunks: ChatModelChunk[] = [];
-    for await (const chunk of chunkStream(() => open({ toChunks, end: () => [{ type: "text-delta", text: "!" }, finish] }), mapError)) chunks.push(chunk);
+    for await (const chunk of chunkStream(() => open({ toChunks, end: () => [{ type: "text-delta", text: "!" }, finish] }))) chunks.push(chunk);
     expect(chunks.map((chunk) => (chunk.type === "text-delta" ? chunk.text : chunk.type))).toEqual(["a", "b", "!", "finish"]);
 
     const cut = provider(["ab"]);
     const ended = () => {
       throw new Error("ended before its final chunk");
     };
-    await expect(readAll(chunkStream(() => cut.open({ toChunks, end: ended }), mapError))).rejects.toThrow("mapped: ended before its final chunk");
+    await expect(readAll(chunkStream(() => cut.open({ toChunks, end: ended })))).rejects.toThrow("mapped: ended before its final chunk");
     expect(cut.log.at(-1)).toBe("closed: left early");
   });
 
@@ -91,7 +91,7 @@ describe("chunkStream", () => {
         throw new TypeError("not a stream");
       },
     };
-    const stream = chunkStream(async () => ({ parts: unreadable, toChunks, close: (finished: boolean) => log.push(`closed: ${finished}`) }), mapError);
+    const stream = chunkStream(async () => ({ parts: unreadable, toChunks, close: (finished: boolean) => log.push(`closed: ${finished}`), mapError }));
     const iterator = stream[Symbol.asyncIterator]();
     await expect(iterator.next()).rejects.toThrow("mapped: not a stream");
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
@@ -105,7 +105,7 @@ describe("chunkStream", () => {
     const iterator = chunkStream(async () => {
       await gate;
       return open();
-    }, mapError)[Symbol.asyncIterator]();
+    })[Symbol.asyncIterator]();
     const first = iterator.next();
     await iterator.return!();
     opened();
@@ -115,7 +115,7 @@ describe("chunkStream", () => {
 
   it("should return the provider's parts and close as left early when the consumer stops", async () => {
     const { open, log } = provider(["abc", "d", "e"]);
-    for await (const chunk of chunkStream(() => open(), mapError)) {
+    for await (const chunk of chunkStream(() => open())) {
       if (chunk.type === "text-delta" && chunk.text === "b") break;
     }
     expect(log).toEqual(["opened", "parts returned", "closed: left early"]);
