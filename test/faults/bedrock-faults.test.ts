@@ -1,12 +1,12 @@
 import type { Http2ServerResponse } from "node:http2";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/index.js";
-import type { ChatModelChunk, ChatModelInput } from "../../src/index.js";
+import type { ChatModelInput } from "../../src/index.js";
 import type { BedrockLoopback } from "../support/bedrock-loopback.js";
 import { replyFor, replyOf, startBedrockLoopback } from "../support/bedrock-loopback.js";
 import { encodeEvents } from "../support/aws-event-stream.js";
 import type { Http2Handler } from "../support/loopback-http2-server.js";
-import { callModes, type CallMode } from "../support/run-modes.js";
+import { callModes, settleCall } from "../support/run-modes.js";
 
 const reply = replyOf({ output: { message: { role: "assistant", content: [{ text: "Hello there friend" }] } }, stopReason: "end_turn", usage: { inputTokens: 3, outputTokens: 3, totalTokens: 6 } });
 /** messageStart and the first text delta ("Hello "). */
@@ -32,18 +32,6 @@ afterEach(async () => {
 const model = () => bedrock.model(undefined, { retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 5 } });
 const input: ChatModelInput = { messages: [{ role: "user", content: "hi" }] };
 
-async function settle(mode: CallMode) {
-  const chunks: ChatModelChunk[] = [];
-  try {
-    if (mode === "create") return { output: await model().create(input), chunks };
-    const stream = model().createStream(input);
-    for await (const next of stream) chunks.push(next);
-    return { output: await stream.final(), chunks };
-  } catch (error) {
-    return { error: error as Error & Partial<ProviderError>, chunks };
-  }
-}
-
 describe("BedrockChatModel under faults", () => {
   describe.each(callModes)("%s", (mode) => {
     it.each([
@@ -57,7 +45,7 @@ describe("BedrockChatModel under faults", () => {
       },
     ])("should retry $fault and succeed with the second request", async ({ handler }) => {
       bedrock.server.handle(handler, replyFor(reply, mode));
-      const { output } = await settle(mode);
+      const { output } = await settleCall(model(), input, mode);
       expect(output?.text).toBe("Hello there friend");
       expect(bedrock.server.requests).toHaveLength(2);
     });
@@ -70,7 +58,7 @@ describe("BedrockChatModel under faults", () => {
       { fault: "a garbled frame", handler: streamThen((response) => response.end(Buffer.concat([head, Buffer.from("not an event-stream frame at all")]))), reason: "server" },
     ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason }) => {
       bedrock.server.handle(handler);
-      const { error, output, chunks } = await settle("createStream");
+      const { error, output, chunks } = await settleCall(model(), input, "createStream");
       expect(output).toBeUndefined();
       expect(chunks.map((chunk) => (chunk.type === "text-delta" ? chunk.text : "")).join("")).toBe("Hello ");
       expect(ProviderError.isInstance(error)).toBe(true);
@@ -80,7 +68,7 @@ describe("BedrockChatModel under faults", () => {
 
     it("should retry a stream that ends without messageStop before any text, and succeed", async () => {
       bedrock.server.handle(streamThen((response) => response.end(Buffer.from(encodeEvents(reply.events.slice(0, 1))))), replyFor(reply, "createStream"));
-      const { output } = await settle("createStream");
+      const { output } = await settleCall(model(), input, "createStream");
       expect(output?.text).toBe("Hello there friend");
       expect(bedrock.server.requests).toHaveLength(2);
     });

@@ -5,7 +5,7 @@ import { ProviderError } from "../../src/index.js";
 import type { ChatModelChunk, ChatModelInput } from "../../src/index.js";
 import type { Handler, LoopbackServer } from "../support/loopback-server.js";
 import { startLoopbackServer } from "../support/loopback-server.js";
-import { callModes, type CallMode } from "../support/run-modes.js";
+import { callModes, settleCall } from "../support/run-modes.js";
 import { replyWith } from "../adapters/ollama/ollama-harness.js";
 import { answerRaw, htmlPage, neverAnswer, perPrompt, resetBeforeResponse, resetMidBody, stallAfter } from "./fault-server.js";
 
@@ -38,18 +38,6 @@ function model(options: OllamaChatModelOptions = {}): OllamaChatModel {
 
 const input = (extra: Partial<ChatModelInput> = {}): ChatModelInput => ({ messages: [{ role: "user", content: "hi" }], ...extra });
 
-async function settle(subject: OllamaChatModel, call: ChatModelInput, mode: CallMode) {
-  const chunks: ChatModelChunk[] = [];
-  try {
-    if (mode === "create") return { output: await subject.create(call), chunks };
-    const stream = subject.createStream(call);
-    for await (const next of stream) chunks.push(next);
-    return { output: await stream.final(), chunks };
-  } catch (error) {
-    return { error: error as Error & Partial<ProviderError>, chunks };
-  }
-}
-
 const textOf = (chunks: ChatModelChunk[]) => chunks.map((next) => (next.type === "text-delta" ? next.text : "")).join("");
 
 describe("OllamaChatModel under faults", () => {
@@ -63,7 +51,7 @@ describe("OllamaChatModel under faults", () => {
       { fault: "a 502 HTML page", handler: answerRaw(502, "text/html", htmlPage) },
     ])("should retry $fault and succeed with the second request", async ({ handler }) => {
       perPrompt(server, handler, ok);
-      const { output } = await settle(model(), input(), mode);
+      const { output } = await settleCall(model(), input(), mode);
       expect(output?.text).toBe("Hello there");
       expect(server.requests).toHaveLength(2);
     });
@@ -73,12 +61,12 @@ describe("OllamaChatModel under faults", () => {
       const delays: number[] = [];
       subject.emitter.on("retry", ({ delayMs }) => delays.push(delayMs));
       perPrompt(server, answerRaw(503, "application/json", '{"error":"server busy"}', { "retry-after-ms": "40" }), ok);
-      expect((await settle(subject, input(), mode)).output?.text).toBe("Hello there");
+      expect((await settleCall(subject, input(), mode)).output?.text).toBe("Hello there");
       expect(delays).toEqual([40]);
       expect(server.requests).toHaveLength(2);
       server.requests.length = 0;
       server.handle(answerRaw(429, "application/json", '{"error":"too many requests"}', { "retry-after": "120" }));
-      const { error } = await settle(subject, input(), mode);
+      const { error } = await settleCall(subject, input(), mode);
       expect(error).toMatchObject({ statusCode: 429, isRetryable: false, retryAfterMs: 120_000 });
       expect(server.requests).toHaveLength(1);
     });
@@ -87,7 +75,7 @@ describe("OllamaChatModel under faults", () => {
       const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
       try {
         server.handle(answerRaw(400, "text/plain", "model is required"));
-        const { error } = await settle(model(), input(), mode);
+        const { error } = await settleCall(model(), input(), mode);
         expect(error).toMatchObject({ statusCode: 400, isRetryable: false });
         expect(error?.message).toContain("model is required");
         expect(log).not.toHaveBeenCalled();
@@ -101,7 +89,7 @@ describe("OllamaChatModel under faults", () => {
       { fault: "an HTML page", handler: answerRaw(200, "text/html", htmlPage), reason: /server|network/ },
     ])("should end $fault every time in a typed ProviderError after maxRetries + 1 requests", async ({ handler, reason }) => {
       server.handle(handler);
-      const { error, output } = await settle(model(), input(), mode);
+      const { error, output } = await settleCall(model(), input(), mode);
       expect(output).toBeUndefined();
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error!.reason).toMatch(reason);
@@ -110,10 +98,10 @@ describe("OllamaChatModel under faults", () => {
 
     it("should end a request the server never answers with the per-call timeout, and with the signal", async () => {
       server.handle(neverAnswer);
-      expect((await settle(model(), input({ timeout: 100 }), mode)).error?.name).toBe("TimeoutError");
+      expect((await settleCall(model(), input({ timeout: 100 }), mode)).error?.name).toBe("TimeoutError");
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
-      expect((await settle(model(), input({ signal: controller.signal }), mode)).error?.name).toBe("AbortError");
+      expect((await settleCall(model(), input({ signal: controller.signal }), mode)).error?.name).toBe("AbortError");
       expect(server.requests).toHaveLength(2);
     });
   });
@@ -121,7 +109,7 @@ describe("OllamaChatModel under faults", () => {
   describe("create", () => {
     it("should retry a connection reset in the middle of the JSON body and succeed", async () => {
       perPrompt(server, resetMidBody("application/json", '{"model":"llama3.2","message":{'), ok);
-      const { output } = await settle(model(), input(), "create");
+      const { output } = await settleCall(model(), input(), "create");
       expect(output?.text).toBe("Hello there");
       expect(server.requests).toHaveLength(2);
     });
@@ -136,7 +124,7 @@ describe("OllamaChatModel under faults", () => {
       { fault: "a line that is JSON but not an object", handler: answerRaw(200, ndjson, `${firstText}0\n${line("", true)}`), reason: "server" },
     ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason, text = "Hel" }) => {
       server.handle(handler);
-      const { error, output, chunks } = await settle(model(), input(), "createStream");
+      const { error, output, chunks } = await settleCall(model(), input(), "createStream");
       expect(output).toBeUndefined();
       expect(textOf(chunks)).toBe(text);
       expect(ProviderError.isInstance(error)).toBe(true);
@@ -149,7 +137,7 @@ describe("OllamaChatModel under faults", () => {
       { fault: "a stream with no done line", handler: answerRaw(200, ndjson, "") },
     ])("should retry $fault before any text was delivered, and succeed", async ({ handler }) => {
       perPrompt(server, handler, ok);
-      const { output, chunks } = await settle(model(), input(), "createStream");
+      const { output, chunks } = await settleCall(model(), input(), "createStream");
       expect(output?.text).toBe("Hello there");
       expect(textOf(chunks)).toBe("Hello there");
       expect(server.requests).toHaveLength(2);

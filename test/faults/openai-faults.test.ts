@@ -6,7 +6,7 @@ import type { ChatModelChunk, ChatModelInput } from "../../src/index.js";
 import type { Handler, LoopbackServer } from "../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../support/loopback-server.js";
 import { openAITextReply, readOwnOpenAIFixture } from "../support/openai-wire.js";
-import { callModes, type CallMode } from "../support/run-modes.js";
+import { callModes, settleCall } from "../support/run-modes.js";
 import {
   answerRaw,
   htmlPage,
@@ -50,19 +50,6 @@ function model(options: OpenAIChatModelOptions = {}): OpenAIChatModel {
 
 const input = (prompt = "hi", extra: Partial<ChatModelInput> = {}): ChatModelInput => ({ messages: [{ role: "user", content: prompt }], ...extra });
 
-/** Runs one call; returns its output or its error, and the chunks a stream delivered first. */
-async function settle(subject: OpenAIChatModel, call: ChatModelInput, mode: CallMode) {
-  const chunks: ChatModelChunk[] = [];
-  try {
-    if (mode === "create") return { output: await subject.create(call), chunks };
-    const stream = subject.createStream(call);
-    for await (const next of stream) chunks.push(next);
-    return { output: await stream.final(), chunks };
-  } catch (error) {
-    return { error: error as Error & Partial<ProviderError>, chunks };
-  }
-}
-
 function textOf(chunks: ChatModelChunk[]): string {
   return chunks.map((next) => (next.type === "text-delta" ? next.text : "")).join("");
 }
@@ -87,7 +74,7 @@ describe("OpenAIChatModel under faults", () => {
     });
     const started = performance.now();
     const results = await Promise.all(
-      prompts.map(async ({ mode, fault, prompt }) => ({ fault, prompt, ...(await settle(subject, input(prompt), mode)), at: performance.now() - started })),
+      prompts.map(async ({ mode, fault, prompt }) => ({ fault, prompt, ...(await settleCall(subject, input(prompt), mode)), at: performance.now() - started })),
     );
     for (const result of results) {
       expect(result.output?.text).toBe("Hello there");
@@ -103,7 +90,7 @@ describe("OpenAIChatModel under faults", () => {
   describe.each(callModes)("%s", (mode) => {
     it("should fail at once, not retried, when Retry-After is past the cap, and say how long was asked", async () => {
       server.handle(answerRaw(429, "application/json", '{"error":{"message":"slow down"}}', { "retry-after": "120" }));
-      const { error } = await settle(model(), input(), mode);
+      const { error } = await settleCall(model(), input(), mode);
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ statusCode: 429, isRetryable: false, retryAfterMs: 120_000 });
       expect(error!.message).toMatch(/asked to wait 120 s.*maxRetryAfterMs/);
@@ -112,21 +99,21 @@ describe("OpenAIChatModel under faults", () => {
 
     it("should not retry a 429 insufficient_quota", async () => {
       server.handle((_request, response) => sendJSON(response, 429, readOwnOpenAIFixture("error-429-insufficient-quota.json")));
-      const { error } = await settle(model(), input(), mode);
+      const { error } = await settleCall(model(), input(), mode);
       expect(error).toMatchObject({ statusCode: 429, code: "insufficient_quota", isRetryable: false, reason: "rate-limit" });
       expect(server.requests).toHaveLength(1);
     });
 
     it("should retry a connection reset before the response and succeed", async () => {
       perPrompt(server, resetBeforeResponse, ok);
-      const { output } = await settle(model(), input(), mode);
+      const { output } = await settleCall(model(), input(), mode);
       expect(output?.text).toBe("Hello there");
       expect(server.requests).toHaveLength(2);
     });
 
     it("should give up on a connection reset every time with a retryable network ProviderError after maxRetries + 1 requests", async () => {
       server.handle(resetBeforeResponse);
-      const { error } = await settle(model(), input(), mode);
+      const { error } = await settleCall(model(), input(), mode);
       expect(error).toMatchObject({ name: "ProviderError", reason: "network", isRetryable: true });
       expect(server.requests).toHaveLength(3);
     });
@@ -139,7 +126,7 @@ describe("OpenAIChatModel under faults", () => {
       { fault: "a 502 HTML page", handler: answerRaw(502, "text/html", htmlPage) },
     ])("should retry $fault as a server error and succeed", async ({ handler }) => {
       perPrompt(server, handler, ok);
-      const { output } = await settle(model(), input(), mode);
+      const { output } = await settleCall(model(), input(), mode);
       expect(output?.text).toBe("Hello there");
       expect(server.requests).toHaveLength(2);
     });
@@ -150,7 +137,7 @@ describe("OpenAIChatModel under faults", () => {
       { fault: "an HTML page labelled application/json", handler: answerRaw(200, "application/json", htmlPage) },
     ])("should end $fault every time in a typed ProviderError, never an empty answer", async ({ handler }) => {
       server.handle(handler);
-      const { error, output } = await settle(model(), input(), mode);
+      const { error, output } = await settleCall(model(), input(), mode);
       expect(output).toBeUndefined();
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error!.message).toMatch(/not a chat completion|not valid JSON|ended before its final chunk/);
@@ -159,18 +146,18 @@ describe("OpenAIChatModel under faults", () => {
 
     it("should end a request the server never answers with the per-call timeout (TimeoutError), after one request", async () => {
       server.handle(neverAnswer);
-      const { error } = await settle(model(), input("hi", { timeout: 100 }), mode);
+      const { error } = await settleCall(model(), input("hi", { timeout: 100 }), mode);
       expect(error?.name).toBe("TimeoutError");
       expect(server.requests).toHaveLength(1);
     });
 
     it("should end a request the server never answers with the signal (AbortError), after one request", async () => {
       server.handle(neverAnswer);
-      const { error } = await settle(model(), input("hi", { signal: AbortSignal.timeout(100) }), mode);
+      const { error } = await settleCall(model(), input("hi", { signal: AbortSignal.timeout(100) }), mode);
       expect(error?.name).toBe("TimeoutError");
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
-      const aborted = await settle(model(), input("hi", { signal: controller.signal }), mode);
+      const aborted = await settleCall(model(), input("hi", { signal: controller.signal }), mode);
       expect(aborted.error?.name).toBe("AbortError");
       expect(server.requests).toHaveLength(2);
     });
@@ -179,7 +166,7 @@ describe("OpenAIChatModel under faults", () => {
   describe("create", () => {
     it("should retry a connection reset in the middle of the JSON body and succeed", async () => {
       perPrompt(server, resetMidBody("application/json", '{"id":"chatcmpl-1","choices":[{"index":0,'), ok);
-      const { output } = await settle(model(), input(), "create");
+      const { output } = await settleCall(model(), input(), "create");
       expect(output?.text).toBe("Hello there");
       expect(server.requests).toHaveLength(2);
     });
@@ -194,7 +181,7 @@ describe("OpenAIChatModel under faults", () => {
       { fault: "an error event", handler: answerRaw(200, sse, `${firstText}data: {"error":{"message":"overloaded","type":"server_error"}}\n\n`), reason: "server" },
     ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason }) => {
       server.handle(handler);
-      const { error, output, chunks } = await settle(model(), input(), "createStream");
+      const { error, output, chunks } = await settleCall(model(), input(), "createStream");
       expect(output).toBeUndefined();
       expect(textOf(chunks)).toBe("Hel");
       expect(ProviderError.isInstance(error)).toBe(true);
@@ -208,7 +195,7 @@ describe("OpenAIChatModel under faults", () => {
       { fault: "a malformed SSE line", handler: answerRaw(200, sse, "data: {not json\n\n") },
     ])("should retry $fault before any text was delivered, and succeed", async ({ handler }) => {
       perPrompt(server, handler, ok);
-      const { output, chunks } = await settle(model(), input(), "createStream");
+      const { output, chunks } = await settleCall(model(), input(), "createStream");
       expect(output?.text).toBe("Hello there");
       expect(textOf(chunks)).toBe("Hello there");
       expect(server.requests).toHaveLength(2);
@@ -216,7 +203,7 @@ describe("OpenAIChatModel under faults", () => {
 
     it("should take a stream that has its finish_reason but no [DONE] as complete", async () => {
       server.handle(answerRaw(200, sse, firstText + chunk({ content: "lo" }, "stop")));
-      const { output } = await settle(model(), input(), "createStream");
+      const { output } = await settleCall(model(), input(), "createStream");
       expect(output).toMatchObject({ text: "Hello", finishReason: "stop" });
     });
 
