@@ -75,21 +75,23 @@ const plainClients = new WeakMap<OllamaConnection, Ollama>();
 function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: boolean): Ollama {
   const { clients } = connection;
   if ("client" in clients) return clients.client;
+  const plain = !stream && !isAbortable(signal);
+  const shared = plain ? plainClients.get(connection) : undefined;
+  if (shared) return shared;
   const { OllamaClient, headers, fetch: baseFetch } = clients;
-  const build = (fetch: typeof globalThis.fetch) => new OllamaClient({ host: connection.host, ...(headers ? { headers } : {}), fetch });
-  if (!stream && !isAbortable(signal)) {
-    let client = plainClients.get(connection);
-    if (!client) {
-      client = build((url, init) => fetchOrRefuse(baseFetch, url, init));
-      plainClients.set(connection, client);
-    }
-    return client;
-  }
-  return build(async (url, init) => {
-    const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
-    const response = await fetchOrRefuse(baseFetch, url, linked ? { ...init, signal: linked } : init);
-    return stream ? strictNDJSON(response) : response;
+  const client = new OllamaClient({
+    host: connection.host,
+    ...(headers ? { headers } : {}),
+    fetch: plain
+      ? (url, init) => fetchOrRefuse(baseFetch, url, init)
+      : async (url, init) => {
+          const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
+          const response = await fetchOrRefuse(baseFetch, url, linked ? { ...init, signal: linked } : init);
+          return stream ? strictNDJSON(response) : response;
+        },
   });
+  if (plain) plainClients.set(connection, client);
+  return client;
 }
 
 /** The response, or — for an error status — the SDK's error with the response's Retry-After. */
