@@ -32,10 +32,9 @@ export function callError(error: unknown, signal: AbortSignal): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** An abort, however the layer that raised it spells it (openai's APIUserAbortError keeps the name "Error"). */
+/** An abort: the platform's AbortError or TimeoutError (adapters map their SDK's own to these). */
 export function isAbortError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return error.name === "AbortError" || error.name === "TimeoutError" || error.constructor.name === "APIUserAbortError";
+  return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
 }
 
 /** Waits `ms`, ending at once with AbortError when the signal aborts; never keeps the process alive after. */

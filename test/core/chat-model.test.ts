@@ -253,12 +253,10 @@ describe("ChatModel.clone of a scripted model", () => {
 });
 
 describe("isAbortError", () => {
-  it("should know an abort by its name, and openai's by its class", async () => {
+  it("should know an abort by the platform's names (adapters map their SDK's own to them)", async () => {
     const { isAbortError } = await import("../../src/internal/abort.js");
-    const { APIUserAbortError } = await import("openai");
     expect(isAbortError(new DOMException("x", "AbortError"))).toBe(true);
     expect(isAbortError(new DOMException("x", "TimeoutError"))).toBe(true);
-    expect(isAbortError(new APIUserAbortError())).toBe(true);
     expect(isAbortError(new Error("boom"))).toBe(false);
     expect(isAbortError("AbortError")).toBe(false);
   });

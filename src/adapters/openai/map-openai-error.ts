@@ -3,6 +3,7 @@ import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/p
 import { ProviderError, reasonFromStatus } from "../../core/errors/provider-error.js";
 import type { ProviderToolChoice } from "../../core/input.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
+import { abortError } from "../../internal/abort.js";
 import { redactSecrets, redactText } from "../../internal/redact-secrets.js";
 
 export interface OpenAIErrorContext {
@@ -25,6 +26,8 @@ const contentFilterCodes = new Set(["content_filter", "content_policy_violation"
  * matched by name as well as by `instanceof`, so a client from another copy of the SDK maps the same.
  */
 export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unknown {
+  // The SDK's own abort error is named "Error"; the rest of keelson knows an abort as the platform's AbortError.
+  if ((error as { constructor?: { name?: string } } | null)?.constructor?.name === "APIUserAbortError") return abortError(undefined);
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
   const sdkError = error as APIError;
   // The SDK error stays the cause as it came, but never with the key in it (some gateways echo it).
