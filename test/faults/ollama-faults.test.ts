@@ -2,12 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { OllamaChatModel } from "../../src/adapters/ollama/index.js";
 import type { OllamaChatModelOptions } from "../../src/adapters/ollama/index.js";
 import { ProviderError } from "../../src/index.js";
-import type { ChatModelChunk, ChatModelInput } from "../../src/index.js";
+import type { ChatModelInput } from "../../src/index.js";
 import type { Handler, LoopbackServer } from "../support/loopback-server.js";
 import { startLoopbackServer } from "../support/loopback-server.js";
 import { callModes, settleCall } from "../support/run-modes.js";
 import { replyWith } from "../adapters/ollama/ollama-harness.js";
-import { answerRaw, htmlPage, neverAnswer, perPrompt, resetBeforeResponse, resetMidBody, stallAfter } from "./fault-server.js";
+import { answerRaw, htmlPage, neverAnswer, perPrompt, resetBeforeResponse, resetMidBody } from "./fault-server.js";
+import { expectAbortMidStream, expectPartialOutputError, expectRetriedThenAnswered, textOf, type FaultSubject } from "./fault-expectations.js";
 
 const ndjson = "application/x-ndjson";
 const line = (content: string, done = false) =>
@@ -37,8 +38,8 @@ function model(options: OllamaChatModelOptions = {}): OllamaChatModel {
 }
 
 const input = (extra: Partial<ChatModelInput> = {}): ChatModelInput => ({ messages: [{ role: "user", content: "hi" }], ...extra });
+const subject = (): FaultSubject => ({ server, model, input, ok });
 
-const textOf = (chunks: ChatModelChunk[]) => chunks.map((next) => (next.type === "text-delta" ? next.text : "")).join("");
 
 describe("OllamaChatModel under faults", () => {
   describe.each(callModes)("%s", (mode) => {
@@ -50,10 +51,7 @@ describe("OllamaChatModel under faults", () => {
       { fault: "an HTML page", handler: answerRaw(200, "text/html", htmlPage) },
       { fault: "a 502 HTML page", handler: answerRaw(502, "text/html", htmlPage) },
     ])("should retry $fault and succeed with the second request", async ({ handler }) => {
-      perPrompt(server, handler, ok);
-      const { output } = await settleCall(model(), input(), mode);
-      expect(output?.text).toBe("Hello there");
-      expect(server.requests).toHaveLength(2);
+      await expectRetriedThenAnswered(subject(), handler, mode);
     });
 
     it("should honour the Retry-After a 429 or 503 carries (the SDK's error drops it), and fail at once past the cap", async () => {
@@ -108,10 +106,7 @@ describe("OllamaChatModel under faults", () => {
 
   describe("create", () => {
     it("should retry a connection reset in the middle of the JSON body and succeed", async () => {
-      perPrompt(server, resetMidBody("application/json", '{"model":"llama3.2","message":{'), ok);
-      const { output } = await settleCall(model(), input(), "create");
-      expect(output?.text).toBe("Hello there");
-      expect(server.requests).toHaveLength(2);
+      await expectRetriedThenAnswered(subject(), resetMidBody("application/json", '{"model":"llama3.2","message":{'), "create");
     });
   });
 
@@ -123,35 +118,18 @@ describe("OllamaChatModel under faults", () => {
       { fault: "an error line", handler: answerRaw(200, ndjson, `${firstText}{"error":"model runner crashed"}\n`), reason: "server" },
       { fault: "a line that is JSON but not an object", handler: answerRaw(200, ndjson, `${firstText}0\n${line("", true)}`), reason: "server" },
     ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason, text = "Hel" }) => {
-      server.handle(handler);
-      const { error, output, chunks } = await settleCall(model(), input(), "createStream");
-      expect(output).toBeUndefined();
-      expect(textOf(chunks)).toBe(text);
-      expect(ProviderError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ reason, partialOutput: expect.objectContaining({ text }) });
-      expect(server.requests).toHaveLength(1);
+      await expectPartialOutputError(subject(), handler, reason, text);
     });
 
     it.each([
       { fault: "a malformed NDJSON line", handler: answerRaw(200, ndjson, `{not json\n${line("", true)}`) },
       { fault: "a stream with no done line", handler: answerRaw(200, ndjson, "") },
     ])("should retry $fault before any text was delivered, and succeed", async ({ handler }) => {
-      perPrompt(server, handler, ok);
-      const { output, chunks } = await settleCall(model(), input(), "createStream");
-      expect(output?.text).toBe("Hello there");
-      expect(textOf(chunks)).toBe("Hello there");
-      expect(server.requests).toHaveLength(2);
+      expect(textOf(await expectRetriedThenAnswered(subject(), handler, "createStream"))).toBe("Hello there");
     });
 
     it("should end a stream aborted mid-body with AbortError, never with its partial text as the answer", async () => {
-      server.handle(stallAfter(ndjson, firstText));
-      const controller = new AbortController();
-      const stream = model().createStream(input({ signal: controller.signal }));
-      const reading = (async () => {
-        for await (const next of stream) if (next.type === "text-delta") controller.abort();
-      })();
-      await expect(reading).rejects.toMatchObject({ name: "AbortError" });
-      await expect(stream.final()).rejects.toMatchObject({ name: "AbortError" });
+      await expectAbortMidStream(subject(), ndjson, firstText, "Hel");
     });
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OpenAIChatModel } from "../../src/adapters/openai/index.js";
 import type { OpenAIChatModelOptions } from "../../src/adapters/openai/index.js";
 import { ProviderError } from "../../src/index.js";
-import type { ChatModelChunk, ChatModelInput } from "../../src/index.js";
+import type { ChatModelInput } from "../../src/index.js";
 import type { Handler, LoopbackServer } from "../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../support/loopback-server.js";
 import { openAITextReply, readOwnOpenAIFixture } from "../support/openai-wire.js";
@@ -11,12 +11,11 @@ import {
   answerRaw,
   htmlPage,
   neverAnswer,
-  perPrompt,
   requestsFor,
   resetBeforeResponse,
   resetMidBody,
-  stallAfter,
 } from "./fault-server.js";
+import { expectAbortMidStream, expectPartialOutputError, expectRetriedThenAnswered, textOf, type FaultSubject } from "./fault-expectations.js";
 
 const sse = "text/event-stream";
 const chunk = (delta: object, finishReason: string | null = null) =>
@@ -49,10 +48,7 @@ function model(options: OpenAIChatModelOptions = {}): OpenAIChatModel {
 }
 
 const input = (prompt = "hi", extra: Partial<ChatModelInput> = {}): ChatModelInput => ({ messages: [{ role: "user", content: prompt }], ...extra });
-
-function textOf(chunks: ChatModelChunk[]): string {
-  return chunks.map((next) => (next.type === "text-delta" ? next.text : "")).join("");
-}
+const subject = (): FaultSubject => ({ server, model, input: (extra) => input("hi", extra), ok });
 
 describe("OpenAIChatModel under faults", () => {
   it("should honour Retry-After in seconds, as an HTTP date, and retry-after-ms, then succeed with two requests, in both modes", async () => {
@@ -105,10 +101,7 @@ describe("OpenAIChatModel under faults", () => {
     });
 
     it("should retry a connection reset before the response and succeed", async () => {
-      perPrompt(server, resetBeforeResponse, ok);
-      const { output } = await settleCall(model(), input(), mode);
-      expect(output?.text).toBe("Hello there");
-      expect(server.requests).toHaveLength(2);
+      await expectRetriedThenAnswered(subject(), resetBeforeResponse, mode);
     });
 
     it("should give up on a connection reset every time with a retryable network ProviderError after maxRetries + 1 requests", async () => {
@@ -125,10 +118,7 @@ describe("OpenAIChatModel under faults", () => {
       { fault: "an HTML page labelled application/json", handler: answerRaw(200, "application/json", htmlPage) },
       { fault: "a 502 HTML page", handler: answerRaw(502, "text/html", htmlPage) },
     ])("should retry $fault as a server error and succeed", async ({ handler }) => {
-      perPrompt(server, handler, ok);
-      const { output } = await settleCall(model(), input(), mode);
-      expect(output?.text).toBe("Hello there");
-      expect(server.requests).toHaveLength(2);
+      await expectRetriedThenAnswered(subject(), handler, mode);
     });
 
     it.each([
@@ -165,10 +155,7 @@ describe("OpenAIChatModel under faults", () => {
 
   describe("create", () => {
     it("should retry a connection reset in the middle of the JSON body and succeed", async () => {
-      perPrompt(server, resetMidBody("application/json", '{"id":"chatcmpl-1","choices":[{"index":0,'), ok);
-      const { output } = await settleCall(model(), input(), "create");
-      expect(output?.text).toBe("Hello there");
-      expect(server.requests).toHaveLength(2);
+      await expectRetriedThenAnswered(subject(), resetMidBody("application/json", '{"id":"chatcmpl-1","choices":[{"index":0,'), "create");
     });
   });
 
@@ -180,13 +167,7 @@ describe("OpenAIChatModel under faults", () => {
       { fault: "an event that is JSON but not a chunk", handler: answerRaw(200, sse, `${firstText}data: null\n\n${chunk({}, "stop")}data: [DONE]\n\n`), reason: "server" },
       { fault: "an error event", handler: answerRaw(200, sse, `${firstText}data: {"error":{"message":"overloaded","type":"server_error"}}\n\n`), reason: "server" },
     ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason }) => {
-      server.handle(handler);
-      const { error, output, chunks } = await settleCall(model(), input(), "createStream");
-      expect(output).toBeUndefined();
-      expect(textOf(chunks)).toBe("Hel");
-      expect(ProviderError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ reason, partialOutput: expect.objectContaining({ text: "Hel" }) });
-      expect(server.requests).toHaveLength(1);
+      await expectPartialOutputError(subject(), handler, reason, "Hel");
     });
 
     it.each([
@@ -194,11 +175,7 @@ describe("OpenAIChatModel under faults", () => {
       { fault: "a stream cut short", handler: answerRaw(200, sse, chunk({ role: "assistant" })) },
       { fault: "a malformed SSE line", handler: answerRaw(200, sse, "data: {not json\n\n") },
     ])("should retry $fault before any text was delivered, and succeed", async ({ handler }) => {
-      perPrompt(server, handler, ok);
-      const { output, chunks } = await settleCall(model(), input(), "createStream");
-      expect(output?.text).toBe("Hello there");
-      expect(textOf(chunks)).toBe("Hello there");
-      expect(server.requests).toHaveLength(2);
+      expect(textOf(await expectRetriedThenAnswered(subject(), handler, "createStream"))).toBe("Hello there");
     });
 
     it("should take a stream that has its finish_reason but no [DONE] as complete", async () => {
@@ -208,21 +185,7 @@ describe("OpenAIChatModel under faults", () => {
     });
 
     it("should end a stream aborted mid-body with AbortError, never with its partial text as the answer", async () => {
-      server.handle(stallAfter(sse, firstText));
-      const controller = new AbortController();
-      const stream = model().createStream(input("hi", { signal: controller.signal }));
-      const seen: string[] = [];
-      const outcome = (async () => {
-        for await (const next of stream) {
-          if (next.type === "text-delta") {
-            seen.push(next.text);
-            controller.abort();
-          }
-        }
-      })();
-      await expect(outcome).rejects.toMatchObject({ name: "AbortError" });
-      await expect(stream.final()).rejects.toMatchObject({ name: "AbortError" });
-      expect(seen).toEqual(["Hel"]);
+      await expectAbortMidStream(subject(), sse, firstText, "Hel");
     });
   });
 });
