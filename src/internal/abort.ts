@@ -1,13 +1,18 @@
-/** Signals of calls that nothing can end early (no caller signal, no timeout, not a stream). */
-const unabortable = new WeakSet<AbortSignal>();
-
 /**
- * Whether anything can abort this call's signal. An adapter may skip wiring an unabortable one to
- * its SDK (the openai SDK adds a listener per request and never removes it). Every call still has
- * its own signal, so an adapter that wires it anyway leaks nothing past the call.
+ * The signal of every call nothing can end early (no caller signal, no timeout, not a stream). It
+ * never aborts, so a listener on it would never run: it keeps none, and an SDK that adds one per
+ * request and never removes it leaks nothing. One shared signal spares each such call an
+ * AbortController (~1.6 KB and ~2 µs a call in a fresh process, most of it Node's set-up of the signal).
  */
+const inertSignal = new AbortController().signal;
+Object.defineProperties(inertSignal, {
+  addEventListener: { value: () => undefined },
+  removeEventListener: { value: () => undefined },
+});
+
+/** Whether anything can abort this call's signal. An adapter may skip wiring an unabortable one to its SDK. */
 export function isAbortable(signal: AbortSignal): boolean {
-  return !unabortable.has(signal);
+  return signal !== inertSignal;
 }
 
 /**
@@ -62,18 +67,18 @@ export interface CallSignal {
   dispose(): void;
 }
 
+const unabortableCall: CallSignal = { signal: inertSignal, abort: () => undefined, dispose: () => undefined };
+
 /**
  * A fresh signal for one call that aborts when the caller's signal does or the timeout passes
  * (with a TimeoutError). Everything a request hangs on it (SDK listeners included) goes away with
  * the call, so a caller's long-lived signal never collects listeners, however many calls it serves.
+ * A call nothing can end early gets the shared inert signal instead.
  */
 export function callSignal(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined, stoppable: boolean): CallSignal {
-  const controller = new AbortController();
   // Nothing can end this call early: adapters may skip the SDK's signal plumbing (isAbortable).
-  if (!callerSignal && timeoutMs === undefined && !stoppable) {
-    unabortable.add(controller.signal);
-    return { signal: controller.signal, abort: () => undefined, dispose: () => undefined };
-  }
+  if (!callerSignal && timeoutMs === undefined && !stoppable) return unabortableCall;
+  const controller = new AbortController();
   const onAbort = () => controller.abort(callerSignal?.reason);
   if (callerSignal?.aborted) onAbort();
   else callerSignal?.addEventListener("abort", onAbort, { once: true });
