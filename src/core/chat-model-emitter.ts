@@ -15,10 +15,13 @@ type EventListener<T extends EventName> = EventEmitterClass.EventListener<ChatMo
  * with `process.emitWarning` and never breaks the call or keeps other listeners from running.
  */
 export class ChatModelEmitter extends EventEmitter<ChatModelEvents> {
-  readonly #guarded = new WeakMap<Listener, Listener>();
+  /** Per event, each listener's guarded wrapper (one listener on two events reports each by its own name). */
+  readonly #guarded = new Map<string | symbol, WeakMap<Listener, Listener>>();
 
   #guard(event: string | symbol, listener: Listener): Listener {
-    let guarded = this.#guarded.get(listener);
+    let byListener = this.#guarded.get(event);
+    if (!byListener) this.#guarded.set(event, (byListener = new WeakMap()));
+    let guarded = byListener.get(listener);
     if (!guarded) {
       guarded = function (this: unknown, ...args: unknown[]) {
         try {
@@ -30,7 +33,7 @@ export class ChatModelEmitter extends EventEmitter<ChatModelEvents> {
           reportListenerError(event, error);
         }
       };
-      this.#guarded.set(listener, guarded);
+      byListener.set(listener, guarded);
     }
     return guarded;
   }
@@ -53,7 +56,7 @@ export class ChatModelEmitter extends EventEmitter<ChatModelEvents> {
     context?: unknown,
     once?: boolean,
   ): this {
-    const guarded = listener && (this.#guarded.get(listener as Listener) ?? listener);
+    const guarded = listener && (this.#guarded.get(event)?.get(listener as Listener) ?? listener);
     return super.off(event, guarded as EventListener<T> | undefined, context, once);
   }
 

@@ -69,6 +69,23 @@ describe("ChatModel", () => {
       warning.mockRestore();
     });
 
+    it("should name the event whose listener threw, when one listener serves two events", async () => {
+      const warning = vi.spyOn(process, "emitWarning").mockImplementation(() => undefined);
+      const model = new ScriptedChatModel([textStep("fine")]);
+      const listener = (event: { output?: unknown }) => {
+        if (event.output) throw new Error("listener bug");
+      };
+      model.emitter.on("start", listener);
+      model.emitter.on("finish", listener);
+      await runCall(model, { messages: [user("hi")] }, mode);
+      expect(warning).toHaveBeenCalledTimes(1);
+      expect(warning).toHaveBeenCalledWith(expect.stringContaining("'finish' listener threw"), expect.anything());
+      model.emitter.off("finish", listener);
+      expect(model.emitter.listenerCount("finish")).toBe(0);
+      expect(model.emitter.listenerCount("start")).toBe(1);
+      warning.mockRestore();
+    });
+
     it("should reject with AbortError before any request when the signal is already aborted", async () => {
       const model = new ScriptedChatModel([textStep("never")]);
       const controller = new AbortController();
