@@ -209,7 +209,7 @@ export abstract class ChatModel {
     return cacheKey({ providerId: this.providerId, modelId: this.modelId, endpoint: this.endpoint }, call);
   }
 
-  private async cachedCreate(call: PreparedCall, signal: AbortSignal): Promise<ChatModelOutput> {
+  private cachedCreate(call: PreparedCall, signal: AbortSignal): Promise<ChatModelOutput> {
     const key = this.cacheKeyFor(call);
     if (key === undefined) return runCreate(this.callHost, call, signal);
     return this.cacheLayer.create(key, call, signal, this.cacheSettings(), () => runCreate(this.callHost, call, signal));

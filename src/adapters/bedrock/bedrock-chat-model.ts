@@ -14,7 +14,7 @@ import { bedrockModelProfile } from "./bedrock-model-profiles.js";
 type BedrockSDK = typeof import("@aws-sdk/client-bedrock-runtime");
 
 const loadSDK = lazyRequire<BedrockSDK>("@aws-sdk/client-bedrock-runtime", "the Bedrock adapter (keelson/bedrock)");
-const loadCalls = lazyImport(() => import("./bedrock-calls.js"));
+const withCalls = lazyImport(() => import("./bedrock-calls.js"));
 
 export interface BedrockChatModelOptions extends ChatModelOptions {
   /** The AWS region. @default the AWS default chain (`AWS_REGION`, the shared config file) */
@@ -70,13 +70,12 @@ export class BedrockChatModel extends ChatModel {
 
   // The request and response code loads on a model's first call: importing keelson and another
   // adapter does not compile it.
-  protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-    const calls = await loadCalls();
-    return calls.createConverse(this.connection(), input, context);
+  protected override _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
+    return withCalls((calls) => calls.createConverse(this.connection(), input, context));
   }
 
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    return chunkStream(async () => (await loadCalls()).openConverseStream(this.connection(), input, context));
+    return chunkStream(() => withCalls((calls) => calls.openConverseStream(this.connection(), input, context)));
   }
 
   private connection(): BedrockConnection {

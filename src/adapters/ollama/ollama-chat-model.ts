@@ -12,7 +12,7 @@ import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
 import { splitHostCredentials } from "./ollama-host.js";
 
 const loadOllama = lazyRequire<typeof import("ollama")>("ollama", "the Ollama adapter (keelson/ollama)");
-const loadCalls = lazyImport(() => import("./ollama-calls.js"));
+const withCalls = lazyImport(() => import("./ollama-calls.js"));
 
 export const defaultOllamaHost = "http://127.0.0.1:11434";
 
@@ -69,13 +69,12 @@ export class OllamaChatModel extends ChatModel {
   // adapter compiles none of the adapters' wire code (cold import + construct of keelson and
   // keelson/ollama 10.0 -> 9.4 ms here, the raw SDK's 8.3; a first call, ~70 ms of HTTP set-up and
   // validator compiling, did not change measurably).
-  protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-    const calls = await loadCalls();
-    return calls.createOllamaChat(this.connection, input, context);
+  protected override _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
+    return withCalls((calls) => calls.createOllamaChat(this.connection, input, context));
   }
 
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    return chunkStream(async () => (await loadCalls()).openOllamaStream(this.connection, input, context));
+    return chunkStream(() => withCalls((calls) => calls.openOllamaStream(this.connection, input, context)));
   }
 }
 

@@ -14,7 +14,7 @@ import type { MaxTokensField } from "./to-openai-request.js";
 
 // The request and response code loads on a model's first call: importing keelson and another
 // adapter does not compile it.
-const loadCalls = lazyImport(() => import("./openai-calls.js"));
+const withCalls = lazyImport(() => import("./openai-calls.js"));
 
 export interface OpenAIChatModelOptions extends ChatModelOptions {
   /** @default process.env.OPENAI_API_KEY */
@@ -74,13 +74,12 @@ export class OpenAIChatModel extends ChatModel {
     return trimSlash(this.client.baseURL);
   }
 
-  protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-    const calls = await loadCalls();
-    return calls.createOpenAIChat(this.connection(), input, context);
+  protected override _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
+    return withCalls((calls) => calls.createOpenAIChat(this.connection(), input, context));
   }
 
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    return chunkStream(async () => (await loadCalls()).openOpenAIStream(this.connection(), input, context));
+    return chunkStream(() => withCalls((calls) => calls.openOpenAIStream(this.connection(), input, context)));
   }
 
   /** What to do next after an error, per reason, in this provider's words. */
