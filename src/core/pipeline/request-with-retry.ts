@@ -24,32 +24,46 @@ export function requestWithRetry<T>(
   signal: AbortSignal,
   send: (input: ProviderInput, context: RunContext) => Promise<T>,
 ): Promise<T> {
-  const sendOnce = () => {
-    state.requests++;
-    return send(providerInput(state.call, guidance, signal), { signal, attempt: state.requests });
-  };
   return withTransportRetry(
-    async () => {
-      try {
-        return await sendOnce();
-      } catch (error) {
-        if (state.learned || !ProviderError.isInstance(error) || !error.rejectedParameter) throw error;
-        const replanned = host.learn(error, state.call);
-        if (!replanned) throw error;
-        state.learned = true;
-        state.call = replanned;
-        return await sendOnce();
-      }
-    },
-    {
+    () => sendLearning(host, state, guidance, signal, send),
+    signal,
+    state.call.maxRetries,
+    () => ({
       ...host.retry,
-      maxRetries: state.call.maxRetries,
-      signal,
       onRetry: (attempt, error, delayMs) => {
         if (host.emitter.listenerCount("retry") > 0) {
           host.emitter.emit("retry", { input: state.call.input, attempt, error, delayMs });
         }
       },
-    },
+    }),
   );
+}
+
+async function sendLearning<T>(
+  host: CallHost,
+  state: CallState,
+  guidance: readonly Message[],
+  signal: AbortSignal,
+  send: (input: ProviderInput, context: RunContext) => Promise<T>,
+): Promise<T> {
+  try {
+    return await sendOnce(state, guidance, signal, send);
+  } catch (error) {
+    if (state.learned || !ProviderError.isInstance(error) || !error.rejectedParameter) throw error;
+    const replanned = host.learn(error, state.call);
+    if (!replanned) throw error;
+    state.learned = true;
+    state.call = replanned;
+    return await sendOnce(state, guidance, signal, send);
+  }
+}
+
+function sendOnce<T>(
+  state: CallState,
+  guidance: readonly Message[],
+  signal: AbortSignal,
+  send: (input: ProviderInput, context: RunContext) => Promise<T>,
+): Promise<T> {
+  state.requests++;
+  return send(providerInput(state.call, guidance, signal), { signal, attempt: state.requests });
 }

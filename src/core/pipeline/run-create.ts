@@ -12,7 +12,7 @@ export async function runCreate(host: CallHost, call: PreparedCall, signal: Abor
   const attempts: Attempt[] = [];
   let guidance: Message[] = [];
   for (let repairs = 0; ; repairs++) {
-    const raw = await requestWithRetry(host, state, guidance, signal, (input, context) => host.request(input, context));
+    const raw = await requestWithRetry(host, state, guidance, signal, host.request);
     const settled = settleAttempt(host, state.call, raw, attempts, repairs);
     if (settled.output) return settled.output;
     guidance = settled.guidance;

@@ -2,8 +2,8 @@ import { abortError, delay, throwIfAborted } from "../../internal/abort.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { ResolvedRetryOptions } from "./retry-options.js";
 
-export interface TransportRetryOptions extends ResolvedRetryOptions {
-  signal: AbortSignal;
+/** How the retries after a failed first attempt go (read only once the first attempt has failed). */
+export interface TransportRetryOptions extends Omit<ResolvedRetryOptions, "maxRetries"> {
   onRetry?: (attempt: number, error: Error, delayMs: number) => void;
 }
 
@@ -12,41 +12,45 @@ export interface TransportRetryOptions extends ResolvedRetryOptions {
  * the `Retry-After` the provider asked for (up to the cap). p-retry owns the loop; keelson owns the
  * delay, so every wait ends promptly on abort. The first attempt runs before p-retry is involved
  * (setting it up costs more than the rest of a call's bookkeeping; loading it, more than a call):
- * a failed first attempt becomes p-retry's attempt 1, replayed, so retries go as before.
+ * a failed first attempt becomes p-retry's attempt 1, replayed, so retries go as before. The retry
+ * options are asked for only then, so a call answered at once builds nothing for retries.
  */
 export async function withTransportRetry<T>(
   request: (attempt: number) => Promise<T>,
-  options: TransportRetryOptions,
+  signal: AbortSignal,
+  maxRetries: number,
+  retryOptions: () => TransportRetryOptions,
 ): Promise<T> {
   let firstError: unknown;
   try {
-    throwIfAborted(options.signal);
+    throwIfAborted(signal);
     const result = await request(1);
-    throwIfAborted(options.signal);
+    throwIfAborted(signal);
     return result;
   } catch (error) {
-    if (options.signal.aborted) throw abortError(options.signal);
+    if (signal.aborted) throw abortError(signal);
     // Nothing to retry: fail now, without loading p-retry to learn the same thing.
-    if (options.maxRetries === 0 || !isRetryable(error)) throw error;
+    if (maxRetries === 0 || !isRetryable(error)) throw error;
     firstError = error;
   }
+  const options = retryOptions();
   try {
     const { default: pRetry } = await import("p-retry");
     return await pRetry((attempt) => (attempt === 1 ? Promise.reject(firstError) : request(attempt)), {
-      retries: options.maxRetries,
+      retries: maxRetries,
       minTimeout: 0,
       maxTimeout: 0,
-      signal: options.signal,
+      signal,
       shouldRetry: async ({ error, attemptNumber }) => {
         if (!isRetryable(error)) return false;
         const delayMs = retryDelay(error, attemptNumber, options);
         options.onRetry?.(attemptNumber, error, delayMs);
-        await delay(delayMs, options.signal);
+        await delay(delayMs, signal);
         return true;
       },
     });
   } catch (error) {
-    if (options.signal.aborted) throw abortError(options.signal);
+    if (signal.aborted) throw abortError(signal);
     throw error;
   }
 }
