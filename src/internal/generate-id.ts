@@ -5,23 +5,23 @@ const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
 const pool = new Uint8Array(512);
 let next = pool.length;
 
-function randomByte(): number {
-  if (next === pool.length) {
-    // The global Web Crypto (no node:crypto import: importing keelson stays cheap).
-    globalThis.crypto.getRandomValues(pool);
-    next = 0;
-  }
-  return pool[next++]!;
-}
-
 /** A tool-call id in the form every provider accepts: `call_` + 8 characters of [a-z0-9]. */
 export function generateToolCallId(): string {
   let id = "call_";
-  // 252 = 7 * 36: bytes at or above it are re-drawn so each character is uniform.
-  for (let i = 0; i < 8; i++) {
-    let byte = randomByte();
-    while (byte >= 252) byte = randomByte();
-    id += alphabet[byte % 36];
+  let length = 0;
+  // One loop without calls (an id is made on every call to a provider that sends none): a byte at
+  // or above 252 = 7 * 36 is skipped, so each character is uniform.
+  while (length < 8) {
+    if (next === pool.length) {
+      // The global Web Crypto (no node:crypto import: importing keelson stays cheap).
+      globalThis.crypto.getRandomValues(pool);
+      next = 0;
+    }
+    const byte = pool[next++]!;
+    if (byte < 252) {
+      id += alphabet[byte % 36];
+      length++;
+    }
   }
   return id;
 }

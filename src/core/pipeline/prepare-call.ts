@@ -44,7 +44,7 @@ export interface PreparedCall {
 
 export function prepareCall(input: ChatModelInput, settings: CallSettings): PreparedCall {
   validateInput(input);
-  const tools = (input.tools ?? []).map((tool) => defineTool(tool));
+  const tools = input.tools === undefined ? [] : input.tools.map(defineTool);
   const toolsByName = indexTools(tools);
   const choice = normalizeToolChoice(input.toolChoice);
   if (choice.mode === "single" && !toolsByName.has(choice.toolName)) {
@@ -60,7 +60,9 @@ export function prepareCall(input: ChatModelInput, settings: CallSettings): Prep
   const plan = resolveToolChoice(choice, providerTools, parallel, settings);
   const fallbackTool = resolveFallbackTool(input, choice, toolsByName);
   const validators = new Map<string, { tool: ProviderTool; validate: Validator }>();
-  providerTools.forEach((tool, index) => validators.set(tool.name, { tool, validate: validatorFor(tools[index]!.inputSchema) }));
+  for (let index = 0; index < tools.length; index++) {
+    validators.set(tools[index]!.name, { tool: providerTools[index]!, validate: validatorFor(tools[index]!.inputSchema) });
+  }
 
   const instructions: string[] = plan.instruction ? [plan.instruction] : [];
   const rules: OutputRules = {
@@ -80,19 +82,25 @@ export function prepareCall(input: ChatModelInput, settings: CallSettings): Prep
   };
   const prepared: PreparedCall = {
     input,
-    messages: [...input.messages],
+    messages: input.messages.slice(),
     tools: providerTools,
     choice,
     parallel,
     plan,
     rules,
-    parameters: { ...settings.parameters, ...input.parameters },
+    parameters: mergeParameters(settings.parameters, input.parameters),
     maxRetries: input.maxRetries ?? settings.maxRetries,
     useCache: input.cache !== false,
     instructions,
   };
   if (input.responseFormat !== undefined) planStructure(prepared, input.responseFormat, settings);
   return prepared;
+}
+
+/** The model's default parameters under the call's own; a new object either way (adapters get their own). */
+function mergeParameters(defaults: ChatModelParameters | undefined, given: ChatModelParameters | undefined): ChatModelParameters {
+  if (defaults === undefined) return given === undefined ? {} : { ...given };
+  return given === undefined ? { ...defaults } : { ...defaults, ...given };
 }
 
 function indexTools(tools: Tool[]): Map<string, Tool> {

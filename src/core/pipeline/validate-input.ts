@@ -12,7 +12,7 @@ export function validateInput(input: ChatModelInput): void {
   if (!Array.isArray(messages) || messages.length === 0) {
     throw new TypeError("input.messages must be a non-empty array, e.g. [{ role: 'user', content: 'Hi' }].");
   }
-  messages.forEach(validateMessage);
+  for (let index = 0; index < messages.length; index++) validateMessage(messages[index]!, index);
   if (input.tools !== undefined && !Array.isArray(input.tools)) {
     throw new TypeError("input.tools must be an array of tools (see defineTool).");
   }
@@ -28,17 +28,16 @@ export function validateInput(input: ChatModelInput): void {
 }
 
 function validateMessage(message: Message, index: number): void {
-  const where = `input.messages[${index}]`;
   if (message === null || typeof message !== "object" || !roles.has(message.role)) {
-    throw new TypeError(`${where} must have role "system", "user", "assistant" or "tool".`);
+    throw new TypeError(`input.messages[${index}] must have role "system", "user", "assistant" or "tool".`);
   }
   if (typeof message.content !== "string" && !Array.isArray(message.content)) {
-    throw new TypeError(`${where}.content must be a string or an array of parts.`);
+    throw new TypeError(`input.messages[${index}].content must be a string or an array of parts.`);
   }
   if (message.role === "tool" && (typeof message.toolCallId !== "string" || typeof message.toolName !== "string")) {
-    throw new TypeError(`${where} is a tool result: it needs toolCallId and toolName (from the tool call it answers).`);
+    throw new TypeError(`input.messages[${index}] is a tool result: it needs toolCallId and toolName (from the tool call it answers).`);
   }
   if (message.role === "system" && typeof message.content !== "string") {
-    throw new TypeError(`${where}: a system message's content must be a string.`);
+    throw new TypeError(`input.messages[${index}]: a system message's content must be a string.`);
   }
 }

@@ -114,7 +114,9 @@ function copyArguments(value: unknown, depth: number): unknown {
   }
   if (!isPlainObject(value)) return safeJSONParse(JSON.stringify(value)); // a Date, a class instance: as JSON sends it
   const copy: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue; // an enumerable key inherited from a polluted Object.prototype
+    const member = value[key];
     if (member === undefined || typeof member === "function" || typeof member === "symbol" || key === "__proto__") continue;
     if (key === "constructor" && member !== null && typeof member === "object" && "prototype" in member) continue;
     const copied = copyArguments(member, depth + 1);

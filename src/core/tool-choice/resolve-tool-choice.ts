@@ -50,24 +50,24 @@ export function resolveToolChoice(
   switch (choice.mode) {
     case "none":
       return support.has("none")
-        ? { rung: "native", tools: [...tools], toolChoice: "none", readsUnion: false, allowedTools: [] }
+        ? { rung: "native", tools: tools.slice(), toolChoice: "none", readsUnion: false, allowedTools: [] }
         : { rung: "emulated", reason: "tool_choice 'none' is not supported: tools are not sent", readsUnion: false, allowedTools: [] };
     case "auto":
       if (!capabilities.supportsToolCalling) {
         throw rejected(capabilities, "auto", "the model cannot call tools; ask with toolChoice 'required' or a single tool to use the structured-output fallback");
       }
       return support.has("auto")
-        ? { rung: "native", tools: [...tools], toolChoice: "auto", readsUnion: false, allowedTools: tools }
-        : { rung: "emulated", reason: "tool_choice 'auto' is not supported: tools are sent without it", tools: [...tools], readsUnion: false, allowedTools: tools };
+        ? { rung: "native", tools: tools.slice(), toolChoice: "auto", readsUnion: false, allowedTools: tools }
+        : { rung: "emulated", reason: "tool_choice 'auto' is not supported: tools are sent without it", tools: tools.slice(), readsUnion: false, allowedTools: tools };
     case "required":
       if (support.has("required")) {
-        return { rung: "native", tools: [...tools], toolChoice: "required", readsUnion: false, allowedTools: tools };
+        return { rung: "native", tools: tools.slice(), toolChoice: "required", readsUnion: false, allowedTools: tools };
       }
       return unionFallback(tools, parallel, capabilities, "required");
     case "single": {
       const tool = tools.find((candidate) => candidate.name === choice.toolName)!;
       if (support.has("single")) {
-        return { rung: "native", tools: [...tools], toolChoice: { type: "tool", name: tool.name }, readsUnion: false, allowedTools: [tool] };
+        return { rung: "native", tools: tools.slice(), toolChoice: { type: "tool", name: tool.name }, readsUnion: false, allowedTools: [tool] };
       }
       if (support.has("required")) {
         return {
