@@ -72,8 +72,8 @@ describe("ChatModel", () => {
     it("should name the event whose listener threw, when one listener serves two events", async () => {
       const warning = vi.spyOn(process, "emitWarning").mockImplementation(() => undefined);
       const model = new ScriptedChatModel([textStep("fine")]);
-      const listener = (event: { output?: unknown }) => {
-        if (event.output) throw new Error("listener bug");
+      const listener = (event: object) => {
+        if ("output" in event) throw new Error("listener bug");
       };
       model.emitter.on("start", listener);
       model.emitter.on("finish", listener);
