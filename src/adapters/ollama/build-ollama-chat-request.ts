@@ -9,12 +9,18 @@ export interface OllamaRequestSettings {
 type ThinkValue = NonNullable<ChatRequest["think"]>;
 
 /**
- * A `ProviderInput` as an `/api/chat` body (without `stream`). Ollama has no `tool_choice`: the
+ * A `ProviderInput` as an `/api/chat` body. Ollama has no `tool_choice`: the
  * base class never sends one to this adapter's empty support set — `none` arrives without tools,
  * `required`/single arrive as a tool-union `format`, which the server enforces with a grammar.
- * `providerOptions` are request fields and win; their `options` merge into the sampling options.
+ * `providerOptions` are request fields and win (except `stream`); their `options` merge into the
+ * sampling options.
  */
-export function buildOllamaChatRequest(modelId: string, input: ProviderInput, settings: OllamaRequestSettings): ChatRequest {
+export function buildOllamaChatRequest<S extends boolean>(
+  modelId: string,
+  input: ProviderInput,
+  settings: OllamaRequestSettings,
+  stream: S,
+): ChatRequest & { stream: S } {
   const request: ChatRequest = { model: modelId, messages: convertToOllamaMessages(input.messages) };
   if (input.tools && input.tools.length > 0) request.tools = input.tools.map(toOllamaTool);
   const format = toFormat(input.responseFormat);
@@ -31,18 +37,16 @@ export function buildOllamaChatRequest(modelId: string, input: ProviderInput, se
       request.options = { ...options, ...(extraOptions as Partial<Options>) };
     }
   }
-  return request;
+  request.stream = stream;
+  return request as ChatRequest & { stream: S };
 }
 
 function toOllamaTool(tool: ProviderTool): OllamaTool {
+  // The SDK types `parameters` narrowly; the server takes any JSON Schema object.
+  const parameters = tool.parameters as NonNullable<OllamaTool["function"]["parameters"]>;
   return {
     type: "function",
-    function: {
-      name: tool.name,
-      ...(tool.description === undefined ? {} : { description: tool.description }),
-      // The SDK types `parameters` narrowly; the server takes any JSON Schema object.
-      parameters: tool.parameters as NonNullable<OllamaTool["function"]["parameters"]>,
-    },
+    function: tool.description === undefined ? { name: tool.name, parameters } : { name: tool.name, description: tool.description, parameters },
   };
 }
 

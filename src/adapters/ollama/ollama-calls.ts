@@ -30,10 +30,10 @@ export interface OllamaConnection {
  * at once) and checks stream bodies line by line (the SDK would skip a malformed line).
  */
 export async function createOllamaChat(connection: OllamaConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-  const request = buildOllamaChatRequest(connection.modelId, input, { keepAlive: connection.keepAlive });
+  const request = buildOllamaChatRequest(connection.modelId, input, connection, false);
   const client = clientFor(connection, context.signal, false);
   try {
-    const response = await settleOnAbort(client.chat({ ...request, stream: false }), context.signal);
+    const response = await settleOnAbort(client.chat(request), context.signal);
     return mapOllamaResponse(response);
   } catch (error) {
     throw mapOllamaCallError(connection, error);
@@ -43,11 +43,11 @@ export async function createOllamaChat(connection: OllamaConnection, input: Prov
 /** A streamed `/api/chat`, opened: its parts for chunkStream, and how to close it. */
 export async function openOllamaStream(connection: OllamaConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ChatResponse>> {
   const { signal } = context;
-  const request = buildOllamaChatRequest(connection.modelId, input, { keepAlive: connection.keepAlive });
+  const request = buildOllamaChatRequest(connection.modelId, input, connection, true);
   const client = clientFor(connection, signal, true);
   let stream: AbortableAsyncIterator<ChatResponse>;
   try {
-    stream = await settleOnAbort(client.chat({ ...request, stream: true }), signal);
+    stream = await settleOnAbort(client.chat(request), signal);
   } catch (error) {
     throw mapOllamaCallError(connection, error);
   }

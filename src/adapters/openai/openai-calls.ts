@@ -24,9 +24,9 @@ export interface OpenAIConnection {
 
 /** The OpenAI adapter's requests and responses, loaded on a model's first call (lazyImport). */
 export async function createOpenAIChat(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField);
+  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false);
   try {
-    const completion = await connection.client.chat.completions.create({ ...body, stream: false }, requestOptions(context.signal));
+    const completion = await connection.client.chat.completions.create(body, requestOptions(context.signal));
     if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, errorContext(connection, input));
     return mapOpenAIResponse(completion);
   } catch (error) {
@@ -36,12 +36,9 @@ export async function createOpenAIChat(connection: OpenAIConnection, input: Prov
 
 /** A streamed chat completion, opened: its chunks for chunkStream, read by one OpenAIStreamReader. */
 export async function openOpenAIStream(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ChatCompletionChunk>> {
-  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField);
+  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true);
   try {
-    const stream = await connection.client.chat.completions.create(
-      { ...body, stream: true, stream_options: { ...body.stream_options, include_usage: true } },
-      requestOptions(context.signal),
-    );
+    const stream = await connection.client.chat.completions.create(body, requestOptions(context.signal));
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId });
     return {
       parts: stream,

@@ -4,30 +4,27 @@ import type {
   ChatCompletionToolChoiceOption,
 } from "openai/resources/chat/completions";
 import type { ResponseFormatJSONObject, ResponseFormatJSONSchema } from "openai/resources/shared";
-import type { ProviderInput, ProviderResponseFormat, ProviderToolChoice } from "../../core/input.js";
+import type { ProviderInput, ProviderResponseFormat, ProviderTool, ProviderToolChoice } from "../../core/input.js";
 import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
 
 /** Which body field carries `parameters.maxTokens`. */
 export type MaxTokensField = "max_completion_tokens" | "max_tokens";
 
 /**
- * The chat.completions body for one attempt, without `stream`. Only what the input sets is sent;
- * `providerOptions` are merged last, so a caller can set any field the API has (or a gateway adds).
+ * The chat.completions body for one attempt. Only what the input sets is sent; `providerOptions`
+ * are merged last, so a caller can set any field the API has (or a gateway adds) — except `stream`,
+ * which is the adapter's; a stream always asks for usage in its last chunk.
  * `topK` has no OpenAI field and is not sent (a gateway that takes `top_k` gets it via providerOptions).
  */
-export function toOpenAIRequest(input: ProviderInput, model: string, maxTokensField: MaxTokensField): ChatCompletionCreateParamsBase {
+export function toOpenAIRequest<S extends boolean>(
+  input: ProviderInput,
+  model: string,
+  maxTokensField: MaxTokensField,
+  stream: S,
+): ChatCompletionCreateParamsBase & { stream: S } {
   const body: ChatCompletionCreateParamsBase = { model, messages: convertToOpenAIMessages(input.messages) };
   if (input.tools && input.tools.length > 0) {
-    body.tools = input.tools.map(
-      (tool): ChatCompletionTool => ({
-        type: "function",
-        function: {
-          name: tool.name,
-          ...(tool.description === undefined ? {} : { description: tool.description }),
-          parameters: tool.parameters,
-        },
-      }),
-    );
+    body.tools = input.tools.map(toOpenAITool);
     if (input.toolChoice !== undefined) body.tool_choice = toOpenAIToolChoice(input.toolChoice);
     if (input.parallelToolCalls !== undefined) body.parallel_tool_calls = input.parallelToolCalls;
   }
@@ -41,7 +38,21 @@ export function toOpenAIRequest(input: ProviderInput, model: string, maxTokensFi
   if (frequencyPenalty !== undefined) body.frequency_penalty = frequencyPenalty;
   if (presencePenalty !== undefined) body.presence_penalty = presencePenalty;
   if (reasoningEffort !== undefined) body.reasoning_effort = reasoningEffort;
-  return { ...body, ...input.providerOptions } as ChatCompletionCreateParamsBase;
+  // Spread (not assigned) so a `__proto__` key stays a plain field; only when there is something to merge.
+  const request = (input.providerOptions ? { ...body, ...input.providerOptions } : body) as ChatCompletionCreateParamsBase & { stream: S };
+  request.stream = stream;
+  if (stream) request.stream_options = { ...request.stream_options, include_usage: true };
+  return request;
+}
+
+function toOpenAITool(tool: ProviderTool): ChatCompletionTool {
+  return {
+    type: "function",
+    function:
+      tool.description === undefined
+        ? { name: tool.name, parameters: tool.parameters }
+        : { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
 }
 
 export function toOpenAIToolChoice(choice: ProviderToolChoice): ChatCompletionToolChoiceOption {

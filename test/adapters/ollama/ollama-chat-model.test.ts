@@ -257,6 +257,13 @@ describe("OllamaChatModel", () => {
       });
     });
 
+    it("should keep stream its own when providerOptions set it", async () => {
+      server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
+      const output = await createOllamaModel(server.url).create({ messages: [user("hi")], providerOptions: { stream: true } });
+      expect(server.requests[0]!.json.stream).toBe(false);
+      expect(output.text).not.toBe("");
+    });
+
     it("should send no think, options or format when nothing asks for them", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
       await createOllamaModel(server.url).create({ messages: [user("hi")] });

@@ -155,6 +155,19 @@ describe("OpenAIChatModel", () => {
       expect(body).not.toHaveProperty("top_k");
     });
 
+    it("should keep stream its own when providerOptions set it, and always ask a stream for usage", async () => {
+      answerText("ok");
+      const streamed = run === modes[1].run;
+      const output = await run(model(), {
+        messages: user,
+        providerOptions: { stream: !streamed, stream_options: { include_obfuscation: false, include_usage: false } },
+      });
+      expect(output.text).toBe("ok");
+      const body = server.requests[0]!.json;
+      expect(body.stream).toBe(streamed);
+      expect(body.stream_options).toEqual(streamed ? { include_obfuscation: false, include_usage: true } : { include_obfuscation: false, include_usage: false });
+    });
+
     it("should send the whole assistant message and pair tool results by id", async () => {
       answerText("done");
       await run(model(), {
