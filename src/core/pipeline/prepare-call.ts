@@ -1,7 +1,7 @@
 import type { ChatModelInput, ChatModelParameters, ProviderResponseFormat, ProviderTool } from "../input.js";
 import type { Message } from "../messages.js";
 import { defineTool } from "../tool.js";
-import type { Tool } from "../tool.js";
+import type { Tool, ToolDefinition } from "../tool.js";
 import { validatorFor } from "../schema/validate.js";
 import type { Validator } from "../schema/validate.js";
 import type { NormalizedToolChoice } from "../tool-choice/tool-choice-mode.js";
@@ -44,25 +44,19 @@ export interface PreparedCall {
 
 export function prepareCall(input: ChatModelInput, settings: CallSettings): PreparedCall {
   validateInput(input);
-  const tools = input.tools === undefined ? [] : input.tools.map(defineTool);
-  const toolsByName = indexTools(tools);
+  const { providerTools, toolsByName } = indexTools(input.tools);
   const choice = normalizeToolChoice(input.toolChoice);
   if (choice.mode === "single" && !toolsByName.has(choice.toolName)) {
     throw new TypeError(
       `toolChoice names the tool '${choice.toolName}', which is not in input.tools (${[...toolsByName.keys()].join(", ") || "none"}).`,
     );
   }
-  if (choice.mode === "required" && tools.length === 0) {
+  if (choice.mode === "required" && providerTools.length === 0) {
     throw new TypeError("toolChoice 'required' needs at least one tool in input.tools.");
   }
   const parallel = input.parallelToolCalls ?? settings.allowParallelToolCalls;
-  const providerTools = tools.map(toProviderTool);
   const plan = resolveToolChoice(choice, providerTools, parallel, settings);
   const fallbackTool = resolveFallbackTool(input, choice, toolsByName);
-  const validators = new Map<string, { tool: ProviderTool; validate: Validator }>();
-  for (let index = 0; index < tools.length; index++) {
-    validators.set(tools[index]!.name, { tool: providerTools[index]!, validate: validatorFor(tools[index]!.inputSchema) });
-  }
 
   const instructions: string[] = plan.instruction ? [plan.instruction] : [];
   const rules: OutputRules = {
@@ -72,7 +66,7 @@ export function prepareCall(input: ChatModelInput, settings: CallSettings): Prep
     toolChoiceSupport: settings.toolChoiceSupport,
     choice,
     plan,
-    validators,
+    validators: toolsByName,
     allowParallel: parallel,
     ignoreParallel: settings.ignoreParallelToolCalls,
     fixInvalidToolCalls: settings.fixInvalidToolCalls,
@@ -103,13 +97,21 @@ function mergeParameters(defaults: ChatModelParameters | undefined, given: ChatM
   return given === undefined ? { ...defaults } : { ...defaults, ...given };
 }
 
-function indexTools(tools: Tool[]): Map<string, Tool> {
-  const byName = new Map<string, Tool>();
-  for (const tool of tools) {
-    if (byName.has(tool.name)) throw new TypeError(`Two tools are named '${tool.name}': tool names must be unique.`);
-    byName.set(tool.name, tool);
+type ToolEntry = { tool: ProviderTool; validate: Validator };
+
+/** The call's tools, defined, as sent to the provider and by name with their validators (one pass). */
+function indexTools(given: (Tool | ToolDefinition)[] | undefined): { providerTools: ProviderTool[]; toolsByName: Map<string, ToolEntry> } {
+  const providerTools: ProviderTool[] = [];
+  const toolsByName = new Map<string, ToolEntry>();
+  if (given === undefined) return { providerTools, toolsByName };
+  for (let index = 0; index < given.length; index++) {
+    const tool = defineTool(given[index]!);
+    if (toolsByName.has(tool.name)) throw new TypeError(`Two tools are named '${tool.name}': tool names must be unique.`);
+    const providerTool = toProviderTool(tool);
+    providerTools.push(providerTool);
+    toolsByName.set(tool.name, { tool: providerTool, validate: validatorFor(tool.inputSchema) });
   }
-  return byName;
+  return { providerTools, toolsByName };
 }
 
 function toProviderTool(tool: Tool): ProviderTool {
@@ -121,7 +123,7 @@ function toProviderTool(tool: Tool): ProviderTool {
 function resolveFallbackTool(
   input: ChatModelInput,
   choice: NormalizedToolChoice,
-  toolsByName: Map<string, Tool>,
+  toolsByName: ReadonlyMap<string, unknown>,
 ): string | undefined {
   const given = input.fallbackTool;
   const name = typeof given === "string" ? given : given?.name;
