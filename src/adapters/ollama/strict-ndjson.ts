@@ -62,9 +62,12 @@ class LineShapes {
 
   /** Scans a chunk; returns where the first misshapen complete line starts, or -1. */
   scan(chunk: Uint8Array): number {
+    // Buffer's indexOf is a memchr; a Uint8Array's goes through V8's generic element search, which
+    // cost more per stream than the rest of the check (cachegrind, an Ollama stream of ~210 lines).
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let from = 0;
     for (;;) {
-      const at = chunk.indexOf(newline, from);
+      const at = bytes.indexOf(newline, from);
       const end = at === -1 ? chunk.length : at;
       if (this.#first === -1) {
         let index = from;
