@@ -26,8 +26,8 @@ import type { ResolvedRetryOptions } from "./retry/retry-options.js";
 import { resolveRetryOptions } from "./retry/retry-options.js";
 import type { SchemaInput } from "./schema/schema-input.js";
 import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
-import { ChatModelStream, type StreamRun } from "./stream/chat-model-stream.js";
-import { streamRun, type EmitCallEvent } from "./pipeline/stream-run.js";
+import { ChatModelStream, type StreamFinal, type StreamRun } from "./stream/chat-model-stream.js";
+import { streamRun, type CallEnd, type EmitCallEvent, type StartedChunks } from "./pipeline/stream-run.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
 import { learnedToolChoiceMessage, refusedToolChoice } from "./tool-choice/refused-tool-choice.js";
@@ -127,7 +127,7 @@ export abstract class ChatModel {
    * An abort (the `signal`, the `timeout`) rejects with the platform `AbortError` / `TimeoutError`.
    */
   createStream(input: ChatModelInput): ChatModelStream {
-    return new ChatModelStream(() => this.startStream(input));
+    return new ChatModelStream((final) => this.startStream(input, final));
   }
 
   /** A structured object matching `schema`, parsed and validated (re-asked on a mismatch). */
@@ -162,18 +162,16 @@ export abstract class ChatModel {
   protected abstract _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
 
   /** Starts a streamed call: its chunks, and how it settles (events, signal released) once. */
-  private startStream(input: ChatModelInput): StreamRun {
+  private startStream(input: ChatModelInput, final: StreamFinal): StreamRun {
     this.emit("start", { input });
     // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
     const linked = callSignal(input?.signal, input?.timeout, true);
     const emit: EmitCallEvent = (event, payload) => this.emit(event, payload);
-    return streamRun(input, linked, emit, () => {
+    return streamRun(input, linked, emit, final, (end) => {
       throwIfAborted(linked.signal);
-      return this.cachedStream(this.prepare(input), linked);
+      return this.cachedStream(this.prepare(input), linked, end);
     });
   }
-
-
 
   private prepare(input: ChatModelInput): PreparedCall {
     const call = prepareCall(input, callSettingsOf(this));
@@ -215,17 +213,19 @@ export abstract class ChatModel {
     return this.cacheLayer.create(key, call, signal, this.cacheSettings(), () => runCreate(this.callHost, call, signal));
   }
 
-  private cachedStream(call: PreparedCall, linked: CallSignal): AsyncIterator<ChatModelChunk, ChatModelOutput> {
+  private cachedStream(call: PreparedCall, linked: CallSignal, end: CallEnd): StartedChunks {
     const { signal } = linked;
-    const run = () => runStream(this.callHost, call, linked);
     const key = this.cacheKeyFor(call);
-    if (key === undefined) return run();
+    // Uncached, the call's own iterator settles it; the cache's generator reads it to the end first.
+    if (key === undefined) return { chunks: runStream(this.callHost, call, linked, end), settlesItself: true };
+    const run = () => runStream(this.callHost, call, linked);
     const onToken = (chunk: ChatModelChunk) => {
       if (this.emitter.listenerCount("newToken") > 0) {
         this.emitter.emit("newToken", { input: call.input, chunk, abort: () => linked.abort() });
       }
     };
-    return this.cacheLayer.stream(key, call, signal, this.cacheSettings(), onToken, run, () => signal.aborted);
+    const chunks = this.cacheLayer.stream(key, call, signal, this.cacheSettings(), onToken, run, () => signal.aborted);
+    return { chunks, settlesItself: false };
   }
 
   private cacheSettings(): CacheSettings {

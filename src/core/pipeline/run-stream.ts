@@ -10,6 +10,7 @@ import { settleAttempt } from "./settle-attempt.js";
 import type { PreparedCall } from "./prepare-call.js";
 import type { CallState } from "./request-with-retry.js";
 import { requestWithRetry } from "./request-with-retry.js";
+import type { CallEnd } from "./stream-run.js";
 
 type Result = IteratorResult<ChatModelChunk, ChatModelOutput>;
 
@@ -17,10 +18,12 @@ type Result = IteratorResult<ChatModelChunk, ChatModelOutput>;
  * A streamed call. Chunks reach the caller as they arrive (on the tool-union rungs the raw JSON is
  * held back and the calls come whole at the end). Transport errors are retried only until the
  * first chunk arrives; after that the error carries the partial output. A re-ask yields `reset`.
- * Read by one consumer, one `next()` at a time.
+ * Read by one consumer, one `next()` at a time. Given a CallEnd, it settles the call itself: it
+ * ends done (value undefined) once the call has succeeded, or fails with the error the call ended
+ * with; without one it returns the output, for a reader that settles the call (the cache's).
  */
-export function runStream(host: CallHost, call: PreparedCall, linked: CallSignal): AsyncIterator<ChatModelChunk, ChatModelOutput> {
-  return new StreamCall(host, call, linked);
+export function runStream(host: CallHost, call: PreparedCall, linked: CallSignal, end?: CallEnd): AsyncIterator<ChatModelChunk, ChatModelOutput> {
+  return new StreamCall(host, call, linked, end);
 }
 
 /**
@@ -33,6 +36,7 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
   /** The call as the caller made it (events carry its input). */
   readonly #call: PreparedCall;
   readonly #linked: CallSignal;
+  readonly #end: CallEnd | undefined;
   readonly #state: CallState;
   readonly #attempts: Attempt[] = [];
   #guidance: Message[] = [];
@@ -54,10 +58,11 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
     this.#linked.abort();
   };
 
-  constructor(host: CallHost, call: PreparedCall, linked: CallSignal) {
+  constructor(host: CallHost, call: PreparedCall, linked: CallSignal, end: CallEnd | undefined) {
     this.#host = host;
     this.#call = call;
     this.#linked = linked;
+    this.#end = end;
     this.#state = { call, requests: 0, learned: false };
   }
 
@@ -65,7 +70,11 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
     try {
       return Promise.resolve(this.#step());
     } catch (error) {
-      return Promise.reject(error);
+      try {
+        return this.#fail(error);
+      } catch (failure) {
+        return Promise.reject(failure);
+      }
     }
   }
 
@@ -161,12 +170,14 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
 
   #finish(output: ChatModelOutput): Result {
     this.#ended = true;
-    return { done: true, value: output };
+    if (!this.#end) return { done: true, value: output };
+    this.#end.succeed(output);
+    return { done: true, value: undefined as never };
   }
 
   readonly #fail = (error: unknown): never => {
     this.#ended = true;
-    throw error;
+    throw this.#end ? this.#end.fail(error) : error;
   };
 
   /** Lets go of the open attempt's stream, if any (what it throws on the way out does not matter). */

@@ -3,20 +3,35 @@ import type { ChatModelEvents } from "../events.js";
 import type { ChatModelInput } from "../input.js";
 import type { ChatModelOutput } from "../output.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
-import type { StreamRun } from "../stream/chat-model-stream.js";
+import type { StreamFinal, StreamRun } from "../stream/chat-model-stream.js";
 
 export type EmitCallEvent = <E extends "success" | "error" | "finish">(event: E, payload: Parameters<ChatModelEvents[E]>[0]) => void;
+
+/** How a chunk source that settles its call ends it: the events, the signal released, final() told. */
+export interface CallEnd {
+  succeed(output: ChatModelOutput): void;
+  /** Returns the error the caller gets (an abort as the platform's AbortError). */
+  fail(error: unknown): unknown;
+}
+
+/** A streamed call's chunks, and whether they settle the call themselves (through the CallEnd given). */
+export interface StartedChunks {
+  chunks: AsyncIterator<ChatModelChunk, ChatModelOutput>;
+  settlesItself: boolean;
+}
 
 /**
  * A streamed call as its ChatModelStream drives it: the chunks, and a settle that runs once —
  * success, error or a consumer that stopped reading (an abort) — emitting the closing events and
- * releasing the call's signal. A call that fails before its first request fails on the first read.
+ * releasing the call's signal. Chunks that settle the call themselves get the means to (a CallEnd).
+ * A call that fails before its first request fails on the first read.
  */
 export function streamRun(
   input: ChatModelInput,
   linked: CallSignal,
   emit: EmitCallEvent,
-  start: () => AsyncIterator<ChatModelChunk, ChatModelOutput>,
+  final: StreamFinal,
+  start: (end: CallEnd) => StartedChunks,
 ): StreamRun {
   let settled = false;
   const settle: StreamRun["settle"] = (outcome) => {
@@ -40,8 +55,20 @@ export function streamRun(
       linked.dispose();
     }
   };
+  const end: CallEnd = {
+    succeed: (output) => {
+      settle({ output });
+      final.resolve(output);
+    },
+    fail: (error) => {
+      const failure = settle({ error }) ?? error;
+      final.reject(failure);
+      return failure;
+    },
+  };
   try {
-    return { chunks: start(), settle };
+    const { chunks, settlesItself } = start(end);
+    return { chunks, settle, settlesItself };
   } catch (error) {
     return { chunks: failedStream(error), settle };
   }

@@ -1,6 +1,12 @@
 import type { ChatModelOutput } from "../output.js";
 import type { ChatModelChunk } from "./chat-model-chunk.js";
 
+/** How a stream's `final()` learns how its call ended, for a run that settles the call itself. */
+export interface StreamFinal {
+  resolve(output: ChatModelOutput): void;
+  reject(error: unknown): void;
+}
+
 /** A started streamed call, as the model hands it to its stream. */
 export interface StreamRun {
   /** The call's chunks, returning its output; read one `next()` at a time. */
@@ -10,6 +16,13 @@ export interface StreamRun {
    * (the error the caller gets is returned), or closed by a consumer that stopped reading.
    */
   settle(outcome: { output: ChatModelOutput } | { error: unknown } | { closed: true }): Error | undefined;
+  /**
+   * True when `chunks` settles the call itself and tells the `StreamFinal` the run was started
+   * with: its last `next()` resolves done (value undefined) once the call has succeeded, or rejects
+   * with the error the call ended with. The stream then hands each `next()` on as it is, rather
+   * than through a promise of its own per chunk.
+   */
+  settlesItself?: boolean;
 }
 
 /**
@@ -17,13 +30,13 @@ export interface StreamRun {
  * when iteration (or `final()`) starts; a stream can be iterated once.
  */
 export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
-  readonly #start: () => StreamRun;
+  readonly #start: (final: StreamFinal) => StreamRun;
   #started = false;
   readonly #final: Promise<ChatModelOutput>;
   #resolve!: (output: ChatModelOutput) => void;
   #reject!: (error: unknown) => void;
 
-  constructor(start: () => StreamRun) {
+  constructor(start: (final: StreamFinal) => StreamRun) {
     this.#start = start;
     this.#final = new Promise((resolve, reject) => {
       this.#resolve = resolve;
@@ -38,9 +51,16 @@ export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
       throw new TypeError("This stream is already being read: a ChatModelStream can be iterated once. Use final() for the output.");
     }
     this.#started = true;
-    const run = this.#start();
-    // Plain promise callbacks rather than an async wrapper or a delegating generator: each layer
-    // a chunk passes through costs a promise per chunk.
+    const run = this.#start({ resolve: this.#resolve, reject: this.#reject });
+    const close = async (): Promise<IteratorResult<ChatModelChunk>> => {
+      const error = run.settle({ closed: true });
+      await run.chunks.return?.().catch(() => undefined);
+      if (error) this.#reject(error);
+      return { done: true, value: undefined };
+    };
+    // Each layer a chunk passes through costs a promise per chunk (and the lookup of `then` on
+    // the result it resolves with): a run that settles itself is passed through.
+    if (run.settlesItself) return { next: () => run.chunks.next() as Promise<IteratorResult<ChatModelChunk>>, return: close };
     const settle = (result: IteratorResult<ChatModelChunk, ChatModelOutput>): IteratorResult<ChatModelChunk> => {
       if (!result.done) return result;
       run.settle({ output: result.value });
@@ -52,15 +72,7 @@ export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
       this.#reject(error);
       throw error;
     };
-    return {
-      next: () => run.chunks.next().then(settle, fail),
-      return: async () => {
-        const error = run.settle({ closed: true });
-        await run.chunks.return?.().catch(() => undefined);
-        if (error) this.#reject(error);
-        return { done: true, value: undefined };
-      },
-    };
+    return { next: () => run.chunks.next().then(settle, fail), return: close };
   }
 
   /** The whole output once the stream ends; reads the stream itself if nobody iterates it. */
