@@ -1,0 +1,75 @@
+import { fileURLToPath } from "node:url";
+import { countInstructions, hasValgrind, type InstructionCount } from "./cachegrind.js";
+import { readConfig } from "./config.js";
+import { startFakeServer } from "./fake-server-process.js";
+import type { Kind, Path, Side } from "./measure.js";
+
+// `npm run bench:instructions`: the instructions one call (or stream) costs, keelson against the raw
+// SDK, counted by cachegrind on replayed responses (bench/canned-worker.mjs). The count repeats to
+// about a thousandth from run to run, where timed ratios on a shared 2-core machine move by several
+// per cent: it tells whether a change made the work cheaper. The timed `npm run bench` stays the
+// measure of the targets (it also pays for cache misses, sockets and the other core's work).
+// Needs valgrind; takes about 30 s per case and side on 2 cores. BENCH_CASES, BENCH_PROVIDERS,
+// BENCH_ITERATIONS (calls counted), BENCH_WARMUP and BENCH_LISTENERS apply as for `npm run bench`.
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+const config = readConfig();
+if (!(await hasValgrind())) {
+  log("valgrind is not installed here (Debian: apt-get install valgrind): nothing to count.");
+  process.exit(0);
+}
+
+const worker = fileURLToPath(new URL("./canned-worker.mjs", import.meta.url));
+const casePattern = new RegExp(config.cases);
+const server = await startFakeServer();
+const rows: { name: string; perCall: Record<Side, InstructionCount> }[] = [];
+try {
+  for (const provider of config.providers) {
+    for (const kind of ["call", "stream"] satisfies Kind[]) {
+      for (const path of ["native", "forced"] satisfies Path[]) {
+        const name = `${provider} ${kind} ${path}`;
+        if (!casePattern.test(name)) continue;
+        log(name);
+        const perCall = {} as Record<Side, InstructionCount>;
+        for (const side of ["raw", "keelson"] satisfies Side[]) {
+          const env = { BENCH_PORT: String(server.port), BENCH_WARMUP: String(config.warmup), BENCH_LISTENERS: config.listeners };
+          const args = [side, provider, kind, path];
+          // The same process without the counted calls, run alongside: the difference is the calls.
+          const [base, full] = await Promise.all([
+            countInstructions(worker, args, { ...env, BENCH_CALLS: "0" }),
+            countInstructions(worker, args, { ...env, BENCH_CALLS: String(config.iterations) }),
+          ]);
+          const per = (key: keyof InstructionCount) => (full[key] - base[key]) / config.iterations;
+          perCall[side] = { executed: per("executed"), compiling: per("compiling"), collecting: per("collecting") };
+        }
+        rows.push({ name, perCall });
+      }
+    }
+  }
+} finally {
+  server.stop();
+}
+
+const thousands = (value: number) => `${Math.round(value / 1000)}k`;
+const lines = [
+  `Instructions per call or stream (${config.iterations} counted after ${config.warmup} warm-up, replayed responses; ` +
+    "executed = everything but TurboFan compiling and GC, which the other columns show):",
+  "",
+  "| case | raw executed | keelson executed | × | raw compiling | keelson compiling | raw GC | keelson GC |",
+  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ...rows.map(({ name, perCall: { raw, keelson } }) =>
+    [
+      name,
+      thousands(raw.executed),
+      thousands(keelson.executed),
+      `${(keelson.executed / raw.executed).toFixed(3)}×`,
+      thousands(raw.compiling),
+      thousands(keelson.compiling),
+      thousands(raw.collecting),
+      thousands(keelson.collecting),
+    ].join(" | ").replace(/^/, "| ").replace(/$/, " |"),
+  ),
+  "",
+  JSON.stringify({ date: new Date().toISOString(), node: process.versions.node, iterations: config.iterations, warmup: config.warmup, rows }),
+];
+process.stdout.write(`${lines.join("\n")}\n`);
