@@ -13,6 +13,15 @@ export interface CallState {
   learned: boolean;
 }
 
+/** One attempt's request, as the steps of sending it need it. */
+interface AttemptRequest<T> {
+  host: CallHost;
+  state: CallState;
+  guidance: readonly Message[];
+  signal: AbortSignal;
+  send: (input: ProviderInput, context: RunContext) => Promise<T>;
+}
+
 /**
  * Sends one attempt with transport retries. A provider's 400 that refuses a tool_choice value is
  * learned from once, and the same attempt goes again on the next rung without spending a retry.
@@ -24,8 +33,9 @@ export function requestWithRetry<T>(
   signal: AbortSignal,
   send: (input: ProviderInput, context: RunContext) => Promise<T>,
 ): Promise<T> {
+  const request: AttemptRequest<T> = { host, state, guidance, signal, send };
   return withTransportRetry(
-    () => sendLearning(host, state, guidance, signal, send),
+    () => sendLearning(request),
     signal,
     state.call.maxRetries,
     () => ({
@@ -39,31 +49,21 @@ export function requestWithRetry<T>(
   );
 }
 
-async function sendLearning<T>(
-  host: CallHost,
-  state: CallState,
-  guidance: readonly Message[],
-  signal: AbortSignal,
-  send: (input: ProviderInput, context: RunContext) => Promise<T>,
-): Promise<T> {
+async function sendLearning<T>(request: AttemptRequest<T>): Promise<T> {
+  const { host, state } = request;
   try {
-    return await sendOnce(state, guidance, signal, send);
+    return await sendOnce(request);
   } catch (error) {
     if (state.learned || !ProviderError.isInstance(error) || !error.rejectedParameter) throw error;
     const replanned = host.learn(error, state.call);
     if (!replanned) throw error;
     state.learned = true;
     state.call = replanned;
-    return await sendOnce(state, guidance, signal, send);
+    return await sendOnce(request);
   }
 }
 
-function sendOnce<T>(
-  state: CallState,
-  guidance: readonly Message[],
-  signal: AbortSignal,
-  send: (input: ProviderInput, context: RunContext) => Promise<T>,
-): Promise<T> {
+function sendOnce<T>({ state, guidance, signal, send }: AttemptRequest<T>): Promise<T> {
   state.requests++;
   return send(providerInput(state.call, guidance, signal), { signal, attempt: state.requests });
 }
