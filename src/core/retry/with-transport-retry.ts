@@ -13,27 +13,44 @@ export interface TransportRetryOptions extends Omit<ResolvedRetryOptions, "maxRe
  * delay, so every wait ends promptly on abort. The first attempt runs before p-retry is involved
  * (setting it up costs more than the rest of a call's bookkeeping; loading it, more than a call):
  * a failed first attempt becomes p-retry's attempt 1, replayed, so retries go as before. The retry
- * options are asked for only then, so a call answered at once builds nothing for retries.
+ * options are asked for only then, so a call answered at once builds nothing for retries; and
+ * that first attempt is plain promise callbacks, not an async function's frame.
  */
-export async function withTransportRetry<T>(
+export function withTransportRetry<T>(
   request: (attempt: number) => Promise<T>,
   signal: AbortSignal,
   maxRetries: number,
   retryOptions: () => TransportRetryOptions,
 ): Promise<T> {
-  let firstError: unknown;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  let first: Promise<T>;
   try {
-    throwIfAborted(signal);
-    const result = await request(1);
-    throwIfAborted(signal);
-    return result;
+    first = request(1);
   } catch (error) {
-    if (signal.aborted) throw abortError(signal);
-    // Nothing to retry: fail now, without loading p-retry to learn the same thing.
-    if (maxRetries === 0 || !isRetryable(error)) throw error;
-    firstError = error;
+    first = Promise.reject(error);
   }
-  const options = retryOptions();
+  return first.then(
+    (result) => {
+      throwIfAborted(signal);
+      return result;
+    },
+    (error: unknown) => {
+      if (signal.aborted) throw abortError(signal);
+      // Nothing to retry: fail now, without loading p-retry to learn the same thing.
+      if (maxRetries === 0 || !isRetryable(error)) throw error;
+      return retryAfterFirst(error, request, signal, maxRetries, retryOptions());
+    },
+  );
+}
+
+/** The retries after a failed first attempt: p-retry's loop, the first failure replayed as its attempt 1. */
+async function retryAfterFirst<T>(
+  firstError: ProviderError,
+  request: (attempt: number) => Promise<T>,
+  signal: AbortSignal,
+  maxRetries: number,
+  options: TransportRetryOptions,
+): Promise<T> {
   try {
     const { default: pRetry } = await import("p-retry");
     return await pRetry((attempt) => (attempt === 1 ? Promise.reject(firstError) : request(attempt)), {
