@@ -1,13 +1,15 @@
 /**
  * The signal of every call nothing can end early (no caller signal, no timeout, not a stream). It
- * never aborts, so a listener on it would never run: it keeps none, and an SDK that adds one per
- * request and never removes it leaks nothing. One shared signal spares each such call an
- * AbortController (~1.6 KB and ~2 µs a call in a fresh process, most of it Node's set-up of the signal).
+ * never aborts, so a listener on it would never run: it keeps none — added with addEventListener
+ * or as `onabort` — and an SDK that adds one per request and never removes it leaks nothing. One
+ * shared signal spares each such call an AbortController (~1.8 KB, and Node's set-up of a signal).
  */
 const inertSignal = new AbortController().signal;
 Object.defineProperties(inertSignal, {
   addEventListener: { value: () => undefined },
   removeEventListener: { value: () => undefined },
+  // Node's own onabort setter expects the listener it added to be there the second time.
+  onabort: { get: () => null, set: () => undefined },
 });
 
 /** Whether anything can abort this call's signal. An adapter may skip wiring an unabortable one to its SDK. */

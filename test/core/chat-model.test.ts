@@ -114,8 +114,10 @@ describe("ChatModel", () => {
       const seen: AbortSignal[] = [];
       const step = () => (input: { signal: AbortSignal }) => {
         seen.push(input.signal);
-        // An adapter that wires the signal to its SDK on every request and never unwires it.
+        // An adapter that wires the signal to its SDK on every request and never unwires it,
+        // by addEventListener or by onabort (as SDKs without addEventListener support do).
         input.signal.addEventListener("abort", () => undefined);
+        input.signal.onabort = () => undefined;
         return textStep("ok");
       };
       const model = new ScriptedChatModel([step(), step(), step()]);
@@ -128,6 +130,7 @@ describe("ChatModel", () => {
       for (const signal of seen.filter((candidate) => !isAbortable(candidate))) {
         expect(signal.aborted).toBe(false);
         expect(getEventListeners(signal, "abort")).toHaveLength(0);
+        expect(signal.onabort).toBeNull();
       }
     });
 
