@@ -1,8 +1,11 @@
 /**
- * The signal of every call nothing can end early (no caller signal, no timeout, not a stream). It
- * never aborts, so a listener on it would never run: it keeps none — added with addEventListener
- * or as `onabort` — and an SDK that adds one per request and never removes it leaks nothing. One
- * shared signal spares each such call an AbortController (~1.8 KB, and Node's set-up of a signal).
+ * The signal of every call nothing can end early (no caller signal, no timeout, not a stream), for
+ * adapters that accept it (ChatModel's `plainCallsShareInertSignal`). It never aborts, so a listener
+ * on it would never run: it keeps none — added with addEventListener or as `onabort` — and an SDK
+ * that adds one per request and never removes it leaks nothing. One shared signal spares each such
+ * call an AbortController (~1.8 KB, and Node's set-up of a signal). Only `AbortSignal.any` still
+ * holds on: Node 20 keeps a weak reference per use on the source signal and never drops it, which
+ * is why adapters opt in.
  */
 const inertSignal = new AbortController().signal;
 Object.defineProperties(inertSignal, {
@@ -12,9 +15,15 @@ Object.defineProperties(inertSignal, {
   onabort: { get: () => null, set: () => undefined },
 });
 
-/** Whether anything can abort this call's signal. An adapter may skip wiring an unabortable one to its SDK. */
+/** Signals of other calls nothing can end early: each call's own, for adapters that did not opt in. */
+const unabortable = new WeakSet<AbortSignal>();
+
+/**
+ * Whether anything can abort this call's signal. An adapter may skip wiring an unabortable one to
+ * its SDK (the openai SDK adds a listener per request and never removes it).
+ */
 export function isAbortable(signal: AbortSignal): boolean {
-  return signal !== inertSignal;
+  return signal !== inertSignal && !unabortable.has(signal);
 }
 
 /**
@@ -75,11 +84,22 @@ const unabortableCall: CallSignal = { signal: inertSignal, abort: () => undefine
  * A fresh signal for one call that aborts when the caller's signal does or the timeout passes
  * (with a TimeoutError). Everything a request hangs on it (SDK listeners included) goes away with
  * the call, so a caller's long-lived signal never collects listeners, however many calls it serves.
- * A call nothing can end early gets the shared inert signal instead.
+ * A call nothing can end early gets a signal of its own that adapters may leave unwired, or — when
+ * its adapter accepts it (`shareInert`) — the shared inert signal.
  */
-export function callSignal(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined, stoppable: boolean): CallSignal {
-  // Nothing can end this call early: adapters may skip the SDK's signal plumbing (isAbortable).
-  if (!callerSignal && timeoutMs === undefined && !stoppable) return unabortableCall;
+export function callSignal(
+  callerSignal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+  stoppable: boolean,
+  shareInert = false,
+): CallSignal {
+  if (!callerSignal && timeoutMs === undefined && !stoppable) {
+    // Nothing can end this call early: adapters may skip the SDK's signal plumbing (isAbortable).
+    if (shareInert) return unabortableCall;
+    const own = new AbortController();
+    unabortable.add(own.signal);
+    return { signal: own.signal, abort: () => undefined, dispose: () => undefined };
+  }
   const controller = new AbortController();
   const onAbort = () => controller.abort(callerSignal?.reason);
   if (callerSignal?.aborted) onAbort();

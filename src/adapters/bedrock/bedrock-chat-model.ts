@@ -38,6 +38,8 @@ export interface BedrockChatModelOptions extends ChatModelOptions {
  */
 export class BedrockChatModel extends ChatModel {
   readonly providerId = "bedrock";
+  // Its requests never pass a call's signal to AbortSignal.any (see ChatModel).
+  protected override readonly plainCallsShareInertSignal = true;
   readonly client: BedrockRuntimeClient;
   // Plain private fields (not #private): ChatModel.clone() copies own properties.
   private readonly profile: BedrockModelProfile;

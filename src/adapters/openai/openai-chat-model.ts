@@ -56,6 +56,8 @@ export interface OpenAIChatModelOptions extends ChatModelOptions {
  */
 export class OpenAIChatModel extends ChatModel {
   readonly providerId: string = "openai";
+  // Its requests never pass a call's signal to AbortSignal.any (see ChatModel).
+  protected override readonly plainCallsShareInertSignal = true;
   /** The SDK client every request goes through. */
   readonly client: OpenAI;
   readonly maxTokensField: MaxTokensField;

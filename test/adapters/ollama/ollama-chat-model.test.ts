@@ -3,7 +3,8 @@ import { Ollama } from "ollama";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { OllamaChatModel } from "../../../src/adapters/ollama/index.js";
 import { defineTool, ProviderError, UnsupportedFeatureError } from "../../../src/index.js";
-import type { ChatModelChunk, Message } from "../../../src/index.js";
+import type { ChatModelChunk, Message, ProviderInput, RunContext } from "../../../src/index.js";
+import { isAbortable } from "../../../src/internal/abort.js";
 import { sendJSON, startLoopbackServer } from "../../support/loopback-server.js";
 import type { LoopbackServer } from "../../support/loopback-server.js";
 import { sendNDJSON } from "../../support/ndjson.js";
@@ -255,6 +256,23 @@ describe("OllamaChatModel", () => {
         logprobs: true,
         stream: false,
       });
+    });
+
+    it("should run plain calls on the shared inert signal, and a call with a timeout on its own", async () => {
+      server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
+      const signals: AbortSignal[] = [];
+      class Watched extends OllamaChatModel {
+        protected override _create(input: ProviderInput, context: RunContext) {
+          signals.push(context.signal);
+          return super._create(input, context);
+        }
+      }
+      const model = new Watched("llama3.2", { host: server.url, retry: { maxRetries: 0 } });
+      await model.create({ messages: [user("a")] });
+      await model.create({ messages: [user("b")] });
+      await model.create({ messages: [user("c")], timeout: 60_000 });
+      expect(signals[0]).toBe(signals[1]);
+      expect(signals.map(isAbortable)).toEqual([false, false, true]);
     });
 
     it("should keep stream its own when providerOptions set it", async () => {
