@@ -1,4 +1,4 @@
-import type { BedrockRuntimeClient, ConverseCommandInput, ConverseCommandOutput, ConverseStreamCommandOutput, ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
+import type { BedrockRuntimeClient, ConverseCommandInput, ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
 import { ChatModelError } from "../../core/errors/chat-model-error.js";
 import { ProviderError } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
@@ -27,29 +27,32 @@ export interface BedrockConnection {
 /** The Bedrock adapter's requests and responses, loaded on a model's first call (lazyImport). */
 export async function createConverse(connection: BedrockConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
   const request = buildConverseRequest(connection.modelId, input, connection.profile);
-  let response: ConverseCommandOutput;
-  try {
-    response = await connection.client.send(new connection.sdk.ConverseCommand(request), { abortSignal: context.signal });
-  } catch (error) {
-    throw mapConverseError(connection, error, request);
-  }
+  const response = await sent(connection, request, () =>
+    connection.client.send(new connection.sdk.ConverseCommand(request), { abortSignal: context.signal }),
+  );
   return readConverseResponse(response);
 }
 
 /** A ConverseStream request, opened: its events for chunkStream, read by one ConverseStreamReader. */
 export async function openConverseStream(connection: BedrockConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ConverseStreamOutput>> {
   const request = buildConverseRequest(connection.modelId, input, connection.profile);
-  let response: ConverseStreamCommandOutput;
-  try {
-    response = await connection.client.send(new connection.sdk.ConverseStreamCommand(request), { abortSignal: context.signal });
-  } catch (error) {
-    throw mapConverseError(connection, error, request);
-  }
+  const response = await sent(connection, request, () =>
+    connection.client.send(new connection.sdk.ConverseStreamCommand(request), { abortSignal: context.signal }),
+  );
   const reader = new ConverseStreamReader(connection.modelId);
   const mapError = (error: unknown) => mapConverseStreamError(connection, error, request);
   // No event stream at all is an empty reply, as before: nothing to read, no finish to demand.
   if (!response.stream) return { parts: noEvents(), toChunks: () => [], mapError };
   return { parts: response.stream, toChunks: (event) => reader.toChunks(event), end: () => reader.end(), mapError };
+}
+
+/** The service's response to one command, or its refusal as keelson's error. */
+async function sent<T>(connection: BedrockConnection, request: ConverseCommandInput, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    throw mapConverseError(connection, error, request);
+  }
 }
 
 function mapConverseError(connection: BedrockConnection, error: unknown, request: ConverseCommandInput): unknown {
