@@ -10,7 +10,7 @@ import { settleAttempt } from "./settle-attempt.js";
 import type { PreparedCall } from "./prepare-call.js";
 import type { CallState } from "./request-with-retry.js";
 import { requestWithRetry } from "./request-with-retry.js";
-import type { CallEnd } from "./stream-run.js";
+import type { CallEnd } from "../stream/chat-model-stream.js";
 
 type Result = IteratorResult<ChatModelChunk, ChatModelOutput>;
 

@@ -3,16 +3,9 @@ import type { ChatModelEvents } from "../events.js";
 import type { ChatModelInput } from "../input.js";
 import type { ChatModelOutput } from "../output.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
-import type { StreamFinal, StreamRun } from "../stream/chat-model-stream.js";
+import { callEnd, type CallEnd, type StreamFinal, type StreamRun } from "../stream/chat-model-stream.js";
 
 export type EmitCallEvent = <E extends "success" | "error" | "finish">(event: E, payload: Parameters<ChatModelEvents[E]>[0]) => void;
-
-/** How a chunk source that settles its call ends it: the events, the signal released, final() told. */
-export interface CallEnd {
-  succeed(output: ChatModelOutput): void;
-  /** Returns the error the caller gets (an abort as the platform's AbortError). */
-  fail(error: unknown): unknown;
-}
 
 /** A streamed call's chunks, and whether they settle the call themselves (through the CallEnd given). */
 export interface StartedChunks {
@@ -55,19 +48,8 @@ export function streamRun(
       linked.dispose();
     }
   };
-  const end: CallEnd = {
-    succeed: (output) => {
-      settle({ output });
-      final.resolve(output);
-    },
-    fail: (error) => {
-      const failure = settle({ error }) ?? error;
-      final.reject(failure);
-      return failure;
-    },
-  };
   try {
-    const { chunks, settlesItself } = start(end);
+    const { chunks, settlesItself } = start(callEnd(settle, final));
     return { chunks, settle, settlesItself };
   } catch (error) {
     return { chunks: failedStream(error), settle };

@@ -7,6 +7,28 @@ export interface StreamFinal {
   reject(error: unknown): void;
 }
 
+/** How a call's chunk source ends it: settles it (events, signal) and tells the stream's final(). */
+export interface CallEnd {
+  succeed(output: ChatModelOutput): void;
+  /** Returns the error the caller gets (an abort as the platform's AbortError). */
+  fail(error: unknown): unknown;
+}
+
+/** The one way a streamed call ends, whether its chunks or its stream notice the end. */
+export function callEnd(settle: StreamRun["settle"], final: StreamFinal): CallEnd {
+  return {
+    succeed: (output) => {
+      settle({ output });
+      final.resolve(output);
+    },
+    fail: (error) => {
+      const failure = settle({ error }) ?? error;
+      final.reject(failure);
+      return failure;
+    },
+  };
+}
+
 /** A started streamed call, as the model hands it to its stream. */
 export interface StreamRun {
   /** The call's chunks, returning its output; read one `next()` at a time. */
@@ -51,7 +73,8 @@ export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
       throw new TypeError("This stream is already being read: a ChatModelStream can be iterated once. Use final() for the output.");
     }
     this.#started = true;
-    const run = this.#start({ resolve: this.#resolve, reject: this.#reject });
+    const final: StreamFinal = { resolve: this.#resolve, reject: this.#reject };
+    const run = this.#start(final);
     const close = async (): Promise<IteratorResult<ChatModelChunk>> => {
       const error = run.settle({ closed: true });
       await run.chunks.return?.().catch(() => undefined);
@@ -61,16 +84,14 @@ export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
     // Each layer a chunk passes through costs a promise per chunk (and the lookup of `then` on
     // the result it resolves with): a run that settles itself is passed through.
     if (run.settlesItself) return { next: () => run.chunks.next() as Promise<IteratorResult<ChatModelChunk>>, return: close };
+    const end = callEnd(run.settle, final);
     const settle = (result: IteratorResult<ChatModelChunk, ChatModelOutput>): IteratorResult<ChatModelChunk> => {
       if (!result.done) return result;
-      run.settle({ output: result.value });
-      this.#resolve(result.value);
+      end.succeed(result.value);
       return { done: true, value: undefined };
     };
     const fail = (caught: unknown): never => {
-      const error = run.settle({ error: caught }) ?? caught;
-      this.#reject(error);
-      throw error;
+      throw end.fail(caught);
     };
     return { next: () => run.chunks.next().then(settle, fail), return: close };
   }
