@@ -152,11 +152,12 @@ export abstract class ChatModel {
 
   /**
    * A copy with the same settings (support set included), its own emitter and no calls in flight.
-   * It copies own fields, so adapters keep their state in ordinary (TypeScript `private`) fields,
-   * not `#private` ones, which no copy can carry.
+   * It copies own fields — non-enumerable ones too (an adapter's hidden credentials) — so adapters
+   * keep their state in ordinary (TypeScript `private`) fields, not `#private` ones, which no copy
+   * can carry.
    */
   clone(): this {
-    const copy = Object.assign(Object.create(Object.getPrototypeOf(this) as object) as this, this);
+    const copy = Object.create(Object.getPrototypeOf(this) as object, Object.getOwnPropertyDescriptors(this)) as this;
     Object.assign(copy, {
       toolChoiceSupport: new Set(this.toolChoiceSupport),
       emitter: new ChatModelEmitter(),

@@ -50,6 +50,18 @@ describe("BedrockChatModel", () => {
       expect(bedrock.server.requests).toHaveLength(1);
     });
 
+    it.each(["the model", "a clone of it"])("should cut a secret the service echoes out of the error, through %s", async (which) => {
+      const denied = readLocalFixture<AWSErrorFixture>("access-denied-exception.json");
+      const echoing = { ...denied, body: { message: `The key ${fakeCredentials.secretAccessKey} may not use this model.` } };
+      bedrock.server.handle(replyError(echoing));
+      const model = bedrock.model();
+      const subject = which === "the model" ? model : model.clone();
+      const error = await runCall(subject, { messages: ask, maxRetries: 0 }, mode).catch((caught: unknown) => caught);
+
+      expect((error as ProviderError).reason).toBe("authentication");
+      expectNoSecret(error);
+    });
+
     it("should not retry AccessDeniedException, and keep the secret out of the error", async () => {
       bedrock.server.handle(replyError(readLocalFixture<AWSErrorFixture>("access-denied-exception.json")));
       const error = await runCall(bedrock.model(undefined, fastRetry), { messages: ask }, mode).catch((caught: unknown) => caught);
