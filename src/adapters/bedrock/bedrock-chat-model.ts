@@ -44,6 +44,7 @@ export class BedrockChatModel extends ChatModel {
   // Plain private fields (not #private): ChatModel.clone() copies own properties.
   private readonly profile: BedrockModelProfile;
   private readonly endpointKey: string;
+  private connectionCache: BedrockConnection | undefined;
   declare private readonly secrets: readonly string[] | undefined;
 
   constructor(modelId: string, options: BedrockChatModelOptions = {}) {
@@ -80,8 +81,9 @@ export class BedrockChatModel extends ChatModel {
     return chunkStream(() => withCalls((calls) => calls.openConverseStream(this.connection(), input, context)));
   }
 
+  /** What the wire code calls with, built on the first call. */
   private connection(): BedrockConnection {
-    return { modelId: this.modelId, client: this.client, profile: this.profile, sdk: loadSDK(), secrets: this.secrets ?? [] };
+    return (this.connectionCache ??= { modelId: this.modelId, client: this.client, profile: this.profile, sdk: loadSDK(), secrets: this.secrets ?? [] });
   }
 }
 

@@ -61,6 +61,7 @@ export class OpenAIChatModel extends ChatModel {
   /** The SDK client every request goes through. */
   readonly client: OpenAI;
   readonly maxTokensField: MaxTokensField;
+  private connectionCache: OpenAIConnection | undefined;
 
   constructor(modelId: string, options: OpenAIChatModelOptions = {}) {
     const { apiKey, baseURL, organization, headers, client, maxTokensField, ...rest } = options;
@@ -92,13 +93,14 @@ export class OpenAIChatModel extends ChatModel {
     };
   }
 
+  /** What the wire code calls with, built on the first call (a subclass's fields are set by then). */
   private connection(): OpenAIConnection {
-    return {
+    return (this.connectionCache ??= {
       client: this.client,
       providerId: this.providerId,
       modelId: this.modelId,
       maxTokensField: this.maxTokensField,
       errorHints: () => this.errorHints(),
-    };
+    });
   }
 }
