@@ -47,3 +47,27 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number,
   }
   return value;
 }
+
+/** A call case: one provider, a plain call or a stream, on the native or the forced (response-format) path. */
+export interface CallCaseName {
+  provider: Provider;
+  kind: "call" | "stream";
+  path: "native" | "forced";
+  /** "ollama stream native", what BENCH_CASES matches. */
+  name: string;
+}
+
+/** The call cases the configuration selects, in the order they run. */
+export function selectedCallCases(config: BenchConfig): CallCaseName[] {
+  const pattern = new RegExp(config.cases);
+  const cases: CallCaseName[] = [];
+  for (const provider of config.providers) {
+    for (const kind of ["call", "stream"] as const) {
+      for (const path of ["native", "forced"] as const) {
+        const name = `${provider} ${kind} ${path}`;
+        if (pattern.test(name)) cases.push({ provider, kind, path, name });
+      }
+    }
+  }
+  return cases;
+}

@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { countInstructions, hasValgrind, type InstructionCount } from "./cachegrind.js";
-import { readConfig } from "./config.js";
+import { readConfig, selectedCallCases } from "./config.js";
 import { startFakeServer } from "./fake-server-process.js";
-import type { Kind, Path, Side } from "./measure.js";
+import type { Side } from "./measure.js";
 
 // `npm run bench:instructions`: the instructions one call (or stream) costs, keelson against the raw
 // SDK, counted by cachegrind on replayed responses (bench/canned-worker.mjs). The count repeats to
@@ -20,31 +20,24 @@ if (!(await hasValgrind())) {
 }
 
 const worker = fileURLToPath(new URL("./canned-worker.mjs", import.meta.url));
-const casePattern = new RegExp(config.cases);
 const server = await startFakeServer();
 const rows: { name: string; perCall: Record<Side, InstructionCount> }[] = [];
 try {
-  for (const provider of config.providers) {
-    for (const kind of ["call", "stream"] satisfies Kind[]) {
-      for (const path of ["native", "forced"] satisfies Path[]) {
-        const name = `${provider} ${kind} ${path}`;
-        if (!casePattern.test(name)) continue;
-        log(name);
-        const perCall = {} as Record<Side, InstructionCount>;
-        for (const side of ["raw", "keelson"] satisfies Side[]) {
-          const env = { BENCH_PORT: String(server.port), BENCH_WARMUP: String(config.warmup), BENCH_LISTENERS: config.listeners };
-          const args = [side, provider, kind, path];
-          // The same process without the counted calls, run alongside: the difference is the calls.
-          const [base, full] = await Promise.all([
-            countInstructions(worker, args, { ...env, BENCH_CALLS: "0" }),
-            countInstructions(worker, args, { ...env, BENCH_CALLS: String(config.iterations) }),
-          ]);
-          const per = (key: keyof InstructionCount) => (full[key] - base[key]) / config.iterations;
-          perCall[side] = { executed: per("executed"), compiling: per("compiling"), collecting: per("collecting") };
-        }
-        rows.push({ name, perCall });
-      }
+  for (const { provider, kind, path, name } of selectedCallCases(config)) {
+    log(name);
+    const perCall = {} as Record<Side, InstructionCount>;
+    for (const side of ["raw", "keelson"] satisfies Side[]) {
+      const env = { BENCH_PORT: String(server.port), BENCH_WARMUP: String(config.warmup), BENCH_LISTENERS: config.listeners };
+      const args = [side, provider, kind, path];
+      // The same process without the counted calls, run alongside: the difference is the calls.
+      const [base, full] = await Promise.all([
+        countInstructions(worker, args, { ...env, BENCH_CALLS: "0" }),
+        countInstructions(worker, args, { ...env, BENCH_CALLS: String(config.iterations) }),
+      ]);
+      const per = (key: keyof InstructionCount) => (full[key] - base[key]) / config.iterations;
+      perCall[side] = { executed: per("executed"), compiling: per("compiling"), collecting: per("collecting") };
     }
+    rows.push({ name, perCall });
   }
 } finally {
   server.stop();
@@ -57,18 +50,11 @@ const lines = [
   "",
   "| case | raw executed | keelson executed | × | raw compiling | keelson compiling | raw GC | keelson GC |",
   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-  ...rows.map(({ name, perCall: { raw, keelson } }) =>
-    [
-      name,
-      thousands(raw.executed),
-      thousands(keelson.executed),
-      `${(keelson.executed / raw.executed).toFixed(3)}×`,
-      thousands(raw.compiling),
-      thousands(keelson.compiling),
-      thousands(raw.collecting),
-      thousands(keelson.collecting),
-    ].join(" | ").replace(/^/, "| ").replace(/$/, " |"),
-  ),
+  ...rows.map(({ name, perCall: { raw, keelson } }) => {
+    const cells = [name, thousands(raw.executed), thousands(keelson.executed), `${(keelson.executed / raw.executed).toFixed(3)}×`];
+    cells.push(thousands(raw.compiling), thousands(keelson.compiling), thousands(raw.collecting), thousands(keelson.collecting));
+    return `| ${cells.join(" | ")} |`;
+  }),
   "",
   JSON.stringify({ date: new Date().toISOString(), node: process.versions.node, iterations: config.iterations, warmup: config.warmup, rows }),
 ];

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { readConfig } from "./config.js";
+import { readConfig, selectedCallCases } from "./config.js";
 import { startFakeServer } from "./fake-server-process.js";
 import type { CallSample, ImportMode, ImportSample, Kind, OverheadSample, Path, Side } from "./measure.js";
 import { measureCalls, measureImport, measureOverhead, workerWarnings } from "./measure.js";
@@ -14,8 +14,6 @@ import { checkTargets, collect, medianSample, type CallCase, type ImportCase } f
 
 const config = readConfig();
 const casePattern = new RegExp(config.cases);
-const kinds: Kind[] = ["call", "stream"];
-const paths: Path[] = ["native", "forced"];
 const importModes: ImportMode[] = ["import", "construct"];
 const sidesFor = (round: number): Side[] => (round % 2 === 0 ? ["raw", "keelson"] : ["keelson", "raw"]);
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -27,16 +25,11 @@ const overheadSamples: OverheadSample[] = [];
 try {
   for (let round = 0; round < config.rounds; round++) {
     log(`round ${round + 1}/${config.rounds}`);
-    for (const provider of config.providers) {
-      for (const kind of kinds) {
-        for (const path of paths) {
-          const key = `${provider}|${kind}|${path}`;
-          if (!casePattern.test(key.replaceAll("|", " "))) continue;
-          const samples = callSamples.get(key) ?? { raw: [], keelson: [] };
-          callSamples.set(key, samples);
-          for (const side of sidesFor(round)) samples[side].push(await measureCalls(side, provider, kind, path, server.port, config));
-        }
-      }
+    for (const { provider, kind, path } of selectedCallCases(config)) {
+      const key = `${provider}|${kind}|${path}`;
+      const samples = callSamples.get(key) ?? { raw: [], keelson: [] };
+      callSamples.set(key, samples);
+      for (const side of sidesFor(round)) samples[side].push(await measureCalls(side, provider, kind, path, server.port, config));
     }
   }
   log(`cold imports (${config.importRounds} processes each)`);
