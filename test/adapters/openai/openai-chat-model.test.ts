@@ -59,7 +59,7 @@ const modes = [
 ] as const satisfies readonly { mode: string; run: (subject: OpenAIChatModel, input: ChatModelInput) => Promise<ChatModelOutput> }[];
 
 describe("OpenAIChatModel", () => {
-  describe.each(modes)("$mode", ({ run }) => {
+  describe.each(modes)("$mode", ({ mode, run }) => {
     it("should post tools, tool_choice and parallel_tool_calls to /chat/completions", async () => {
       answerWith("chat-one-tool-call.json", "chat-tool-call-split.sse");
       await run(model(), { messages: user, tools: [weather, time], toolChoice: { type: "tool", name: "get_weather" } });
@@ -157,7 +157,7 @@ describe("OpenAIChatModel", () => {
 
     it("should keep stream its own when providerOptions set it, and always ask a stream for usage", async () => {
       answerText("ok");
-      const streamed = run === modes[1].run;
+      const streamed = mode === "createStream";
       const output = await run(model(), {
         messages: user,
         providerOptions: { stream: !streamed, stream_options: { include_obfuscation: false, include_usage: false } },
