@@ -24,6 +24,8 @@ export function parseToolArguments(raw: unknown, repair = true): ParsedArguments
 }
 
 function parseArgumentString(text: string): ParsedArguments {
+  const object = strictObject(text);
+  if (object !== undefined) return { ok: true, args: object, repairs: [] };
   if (text.trim() === "") return { ok: true, args: {}, repairs: ["empty-args"] };
   if (textNestingDepth(text) > maxNestingDepth) {
     return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
@@ -41,6 +43,33 @@ function parseArgumentString(text: string): ParsedArguments {
     return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
   }
   return { ok: true, args: parsed.value, repairs: parsed.repairs };
+}
+
+/**
+ * The usual case, cheaply: the text is a JSON object within the nesting limit. JSON.parse does not
+ * recurse, so the depth is read from the parsed value (per member) rather than from the text (per
+ * character). Anything else is undefined, for the full path: its checks, repairs and messages.
+ */
+function strictObject(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = safeJSONParse(text);
+  } catch {
+    return undefined;
+  }
+  return isPlainObject(value) && !nestsDeeperThan(value, maxNestingDepth) ? value : undefined;
+}
+
+/** Whether a parsed value nests deeper than `limit` levels; the recursion stops at the limit. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (limit === 0) return true;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (nestsDeeperThan(value[index], limit - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
+  return false;
 }
 
 /** Deeper arguments are refused: validators and providers recurse, and no real tool needs them. */
@@ -79,6 +108,8 @@ function nestingDepth(value: unknown): number {
 
 /** Strict JSON only (fixInvalidToolCalls: false): a broken argument string is re-asked, not repaired. */
 function parseStrictly(text: string): ParsedArguments {
+  const object = strictObject(text);
+  if (object !== undefined) return { ok: true, args: object, repairs: [] };
   if (text.trim() === "") return { ok: true, args: {}, repairs: ["empty-args"] };
   if (textNestingDepth(text) > maxNestingDepth) {
     return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };

@@ -17,6 +17,16 @@ describe("parseToolArguments", () => {
     expect(parseToolArguments(nest(maxNestingDepth + 1))).toMatchObject({ ok: false, problem: expect.stringContaining("nested deeper") });
   });
 
+  it("should refuse argument text nested past the limit and take it at it, with or without repair", () => {
+    const text = (levels: number): string => '{"a":'.repeat(levels - 1) + '{"leaf":[]}' + "}".repeat(levels - 1);
+    for (const repair of [true, false]) {
+      expect(parseToolArguments(text(maxNestingDepth - 1), repair)).toMatchObject({ ok: true, repairs: [] });
+      expect(parseToolArguments(text(maxNestingDepth), repair)).toMatchObject({ ok: false, problem: expect.stringContaining("nested deeper than 64") });
+      expect(parseToolArguments(`[${text(2)}]`, repair)).toMatchObject({ ok: false, problem: expect.stringContaining("must be a JSON object, got an array") });
+    }
+    expect(parseToolArguments(text(3), true)).toEqual({ ok: true, args: { a: { a: { leaf: [] } } }, repairs: [] });
+  });
+
   it("should check the depth of a doubly encoded value, which the text check cannot see", () => {
     const deep = '{"a":'.repeat(maxNestingDepth + 1) + "1" + "}".repeat(maxNestingDepth + 1);
     expect(parseToolArguments(JSON.stringify(deep))).toMatchObject({ ok: false, problem: expect.stringContaining("nested deeper") });
