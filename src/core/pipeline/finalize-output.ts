@@ -70,17 +70,10 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules): FinalOu
   // A forced call read from text ends "stop" on the wire; to the caller it is a tool call.
   const reported = raw.finishReason ?? "stop";
   const finishReason = toolCalls.length > 0 && reported === "stop" ? "tool-calls" : reported;
-  return {
-    message: { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, toolCalls) },
-    text,
-    toolCalls,
-    reasoning,
-    finishReason,
-    usage: normalizeUsage(raw.usage),
-    raw: raw.raw,
-    repairs,
-    ...(object === undefined ? {} : { object }),
-  };
+  const message: ChatModelOutput["message"] = { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, toolCalls) };
+  const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw, repairs };
+  if (object !== undefined) final.object = object;
+  return final;
 }
 
 function shouldRecover(rules: OutputRules): boolean {
@@ -164,6 +157,6 @@ export function messageContent(
   const parts: AssistantContentPart[] = [];
   if (reasoning !== "") parts.push({ type: "reasoning", text: reasoning, ...(signature ? { signature } : {}) });
   if (text !== "") parts.push({ type: "text", text });
-  parts.push(...toolCalls);
+  for (let index = 0; index < toolCalls.length; index++) parts.push(toolCalls[index]!);
   return parts;
 }
