@@ -35,7 +35,7 @@ try {
         countInstructions(worker, args, { ...env, BENCH_CALLS: String(config.iterations) }),
       ]);
       const per = (key: keyof InstructionCount) => (full[key] - base[key]) / config.iterations;
-      perCall[side] = { executed: per("executed"), compiling: per("compiling"), collecting: per("collecting") };
+      perCall[side] = { executed: per("executed"), compiling: per("compiling"), collecting: per("collecting"), allocating: per("allocating") };
     }
     rows.push({ name, perCall });
   }
@@ -46,13 +46,14 @@ try {
 const thousands = (value: number) => `${Math.round(value / 1000)}k`;
 const lines = [
   `Instructions per call or stream (${config.iterations} counted after ${config.warmup} warm-up, replayed responses; ` +
-    "executed = everything but TurboFan compiling and GC, which the other columns show):",
+    "executed = everything but TurboFan compiling, GC and glibc's malloc, which the other columns show):",
   "",
-  "| case | raw executed | keelson executed | × | raw compiling | keelson compiling | raw GC | keelson GC |",
-  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  "| case | raw executed | keelson executed | × | raw compiling | keelson compiling | raw GC | keelson GC | raw malloc | keelson malloc |",
+  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ...rows.map(({ name, perCall: { raw, keelson } }) => {
     const cells = [name, thousands(raw.executed), thousands(keelson.executed), `${(keelson.executed / raw.executed).toFixed(3)}×`];
     cells.push(thousands(raw.compiling), thousands(keelson.compiling), thousands(raw.collecting), thousands(keelson.collecting));
+    cells.push(thousands(raw.allocating), thousands(keelson.allocating));
     return `| ${cells.join(" | ")} |`;
   }),
   "",
