@@ -17,7 +17,6 @@ import type {
 import type { ChatModelOutput, ProviderOutput } from "./output.js";
 import type { CallHost } from "./pipeline/call-host.js";
 import type { PreparedCall } from "./pipeline/prepare-call.js";
-import { callSettingsOf } from "./pipeline/call-settings.js";
 import { prepareCall } from "./pipeline/prepare-call.js";
 import { CacheLayer, type CacheSettings } from "./pipeline/cache-layer.js";
 import { runCreate } from "./pipeline/run-create.js";
@@ -183,7 +182,7 @@ export abstract class ChatModel {
   }
 
   private prepare(input: ChatModelInput): PreparedCall {
-    const call = prepareCall(input, callSettingsOf(this));
+    const call = prepareCall(input, this);
     if (call.plan.rung !== "native" && call.plan.reason) {
       this.emit("fallback", { input, rung: call.plan.rung, reason: call.plan.reason });
     }

@@ -12,15 +12,17 @@ import type { OutputRules } from "./output-rules.js";
 import { validateInput } from "./validate-input.js";
 import { planStructure } from "./plan-structure.js";
 
-/** The model's settings a call is prepared with. */
+/**
+ * The model's settings a call is prepared with: the model itself (a ChatModel has them all), read
+ * when the call is prepared; what the attempts need later is copied into the call's rules then.
+ */
 export interface CallSettings extends ToolChoiceCapabilities {
-  modelClass: string;
   allowParallelToolCalls: boolean;
   ignoreParallelToolCalls: boolean;
   fixInvalidToolCalls: boolean;
   recoverTextToolCallsOnAuto: boolean;
   retryOnEmptyResponse: boolean;
-  maxRetries: number;
+  readonly retry: { readonly maxRetries: number };
   parameters: ChatModelParameters | undefined;
 }
 
@@ -62,7 +64,8 @@ export function prepareCall(input: ChatModelInput, settings: CallSettings): Prep
   const rules: OutputRules = {
     providerId: settings.providerId,
     modelId: settings.modelId,
-    modelClass: settings.modelClass,
+    // The class name, for copy-paste fixes in error messages.
+    modelClass: settings.constructor.name,
     toolChoiceSupport: settings.toolChoiceSupport,
     choice,
     plan,
@@ -83,7 +86,7 @@ export function prepareCall(input: ChatModelInput, settings: CallSettings): Prep
     plan,
     rules,
     parameters: mergeParameters(settings.parameters, input.parameters),
-    maxRetries: input.maxRetries ?? settings.maxRetries,
+    maxRetries: input.maxRetries ?? settings.retry.maxRetries,
     useCache: input.cache !== false,
     instructions,
   };
