@@ -14,16 +14,16 @@ import type { OutputRules } from "./output-rules.js";
 import { checkToolChoice } from "./check-tool-choice.js";
 import { toolCallError } from "./tool-call-error-for.js";
 
-export type FinalOutput = Omit<ChatModelOutput, "meta"> & { repairs: Repair[] };
+/** The caller's output but for `meta`, which the attempt loop adds to this same object. */
+export type FinalOutput = Omit<ChatModelOutput, "meta"> & Partial<Pick<ChatModelOutput, "meta">>;
 
 /**
  * Turns what an adapter returned into the caller's output: tool calls read back from a tool union,
  * recovered from text, given ids, repaired, validated against their schemas and against tool_choice;
  * structured output parsed and validated. Throws ToolCallError, StructuredOutputError or
- * EmptyResponseError for the repair loop to re-ask.
+ * EmptyResponseError for the repair loop to re-ask. What was repaired on the way goes into `repairs`.
  */
-export function finalizeOutput(raw: ProviderOutput, rules: OutputRules): FinalOutput {
-  const repairs: Repair[] = [];
+export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs: Repair[]): FinalOutput {
   let text = raw.text ?? (raw.message ? messageText(raw.message) : "");
   const reasoning = raw.reasoning ?? "";
   let rawCalls: ProviderToolCall[] = raw.toolCalls ?? (raw.message ? messageToolCalls(raw.message) : []);
@@ -71,7 +71,7 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules): FinalOu
   const reported = raw.finishReason ?? "stop";
   const finishReason = toolCalls.length > 0 && reported === "stop" ? "tool-calls" : reported;
   const message: ChatModelOutput["message"] = { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, toolCalls) };
-  const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw, repairs };
+  const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw };
   if (object !== undefined) final.object = object;
   return final;
 }

@@ -2,7 +2,7 @@ import type { ChatModelError } from "../errors/chat-model-error.js";
 import { EmptyResponseError } from "../errors/empty-response-error.js";
 import { StructuredOutputError } from "../errors/structured-output-error.js";
 import { ToolCallError } from "../errors/tool-call-error.js";
-import type { Attempt, ChatModelOutput, ProviderOutput } from "../output.js";
+import type { Attempt, ChatModelOutput, ProviderOutput, Repair } from "../output.js";
 import { emptyUsage, normalizeUsage } from "../usage.js";
 import type { Usage } from "../usage.js";
 import type { Message } from "../messages.js";
@@ -29,9 +29,10 @@ export function settleAttempt(
   repairsDone: number,
 ): { output: ChatModelOutput; guidance?: undefined; error?: undefined } | { output?: undefined; guidance: Message[]; error: ChatModelError } {
   try {
-    const final = finalizeOutput(raw, call.rules);
+    const repairs: Repair[] = [];
+    const final = finalizeOutput(raw, call.rules, repairs);
     attempts.push(attemptOf(raw, undefined, final.usage));
-    return { output: completeOutput(final, call, attempts) };
+    return { output: completeOutput(final, repairs, call, attempts) };
   } catch (error) {
     if (!isOutputError(error)) throw error;
     attempts.push(attemptOf(raw, error.message));
@@ -50,21 +51,11 @@ export function attemptOf(raw: ProviderOutput, rejected?: string, usage = normal
   return attempt;
 }
 
-/** The caller's output: the final attempt's content, every attempt's usage summed. */
-export function completeOutput(final: FinalOutput, call: PreparedCall, attempts: Attempt[]): ChatModelOutput {
-  // Field by field: a rest-and-spread copy of the final output was this function's whole cost.
-  const output: Omit<ChatModelOutput, "meta"> & Partial<Pick<ChatModelOutput, "meta">> = {
-    message: final.message,
-    text: final.text,
-    toolCalls: final.toolCalls,
-    reasoning: final.reasoning,
-    finishReason: final.finishReason,
-    usage: attempts.length === 1 ? final.usage : sumUsage(attempts.map((attempt) => attempt.usage)),
-    raw: final.raw,
-  };
-  if ("object" in final) output.object = final.object;
-  output.meta = { toolChoice: call.plan.rung, repairs: final.repairs, attempts, cacheHit: false };
-  return output as ChatModelOutput;
+/** The caller's output: the final attempt's content (the object itself), every attempt's usage summed. */
+export function completeOutput(final: FinalOutput, repairs: Repair[], call: PreparedCall, attempts: Attempt[]): ChatModelOutput {
+  if (attempts.length > 1) final.usage = sumUsage(attempts.map((attempt) => attempt.usage));
+  final.meta = { toolChoice: call.plan.rung, repairs, attempts, cacheHit: false };
+  return final as ChatModelOutput;
 }
 
 function sumUsage(usages: Usage[]): Usage {
