@@ -39,7 +39,7 @@ function parseArgumentString(text: string): ParsedArguments {
     return { ok: false, problem: `the arguments must be a JSON object, got ${describe(parsed.value)}` };
   }
   // The text's depth was checked before parsing; a doubly encoded value hid its depth in a string.
-  if (parsed.repairs.includes("double-encoded") && nestingDepth(parsed.value) > maxNestingDepth) {
+  if (parsed.repairs.includes("double-encoded") && nestsDeeperThan(parsed.value, maxNestingDepth)) {
     return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
   }
   return { ok: true, args: parsed.value, repairs: parsed.repairs };
@@ -88,20 +88,6 @@ function textNestingDepth(text: string): number {
     } else if (char === '"') inString = true;
     else if (char === "{" || char === "[") deepest = Math.max(deepest, ++depth);
     else if (char === "}" || char === "]") depth--;
-  }
-  return deepest;
-}
-
-/** How deep a parsed value nests, counted without recursion (so a hostile value cannot overflow the stack). */
-function nestingDepth(value: unknown): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== "object") continue;
-    if (depth > deepest) deepest = depth;
-    if (deepest > maxNestingDepth) return deepest;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
   }
   return deepest;
 }
