@@ -1,5 +1,4 @@
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../internal/abort.js";
-import { cacheKey } from "./cache/cache-key.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
 import { ChatModelEmitter } from "./chat-model-emitter.js";
@@ -17,19 +16,25 @@ import type {
 import type { ChatModelOutput, ProviderOutput } from "./output.js";
 import type { CallHost } from "./pipeline/call-host.js";
 import type { PreparedCall } from "./pipeline/prepare-call.js";
-import { prepareCall } from "./pipeline/prepare-call.js";
-import { CacheLayer, type CacheSettings } from "./pipeline/cache-layer.js";
-import { runCreate } from "./pipeline/run-create.js";
-import { runStream } from "./pipeline/run-stream.js";
+import type { CacheLayer, CacheSettings } from "./pipeline/cache-layer.js";
 import type { ResolvedRetryOptions } from "./retry/retry-options.js";
 import { resolveRetryOptions } from "./retry/retry-options.js";
 import type { SchemaInput } from "./schema/schema-input.js";
 import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
 import { ChatModelStream, type CallEnd, type StreamFinal, type StreamRun } from "./stream/chat-model-stream.js";
 import { streamRun, type EmitCallEvent, type StartedChunks } from "./pipeline/stream-run.js";
+import { deferredChunks } from "./stream/deferred-chunks.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
-import { learnedToolChoiceMessage, refusedToolChoice } from "./tool-choice/refused-tool-choice.js";
+import { LazyModule } from "../internal/lazy-import.js";
+
+type CallPipeline = typeof import("./pipeline/call-pipeline.js");
+
+/**
+ * The call pipeline loads on the first call a process makes (after that it is at hand, no await):
+ * it is about half of keelson's code, which importing keelson and building a model never compile.
+ */
+const callPipeline = new LazyModule<CallPipeline>(() => import("./pipeline/call-pipeline.js"));
 
 /**
  * One chat-model interface for every provider. The base class owns the pipeline — input
@@ -66,7 +71,7 @@ export abstract class ChatModel {
    * reference on its source signal for every use, which a shared signal would collect forever.
    */
   protected readonly plainCallsShareInertSignal: boolean = false;
-  private cacheLayer = new CacheLayer();
+  private cacheLayer: CacheLayer | undefined;
   private hostCache: CallHost | undefined;
 
   constructor(modelId: string, options: ChatModelOptions = {}, profile: ChatModelProfile) {
@@ -108,8 +113,8 @@ export abstract class ChatModel {
     const { signal } = linked;
     try {
       throwIfAborted(signal);
-      const call = this.prepare(input);
-      const output = await this.cachedCreate(call, signal);
+      const calls = callPipeline.loaded ?? (await callPipeline.load());
+      const output = await this.cachedCreate(calls, this.prepare(calls, input), signal);
       this.emit("success", { input, output });
       this.emit("finish", { input, output });
       return output;
@@ -160,7 +165,7 @@ export abstract class ChatModel {
     Object.assign(copy, {
       toolChoiceSupport: new Set(this.toolChoiceSupport),
       emitter: new ChatModelEmitter(),
-      cacheLayer: new CacheLayer(),
+      cacheLayer: undefined,
       hostCache: undefined,
     });
     return copy;
@@ -177,12 +182,16 @@ export abstract class ChatModel {
     const emit: EmitCallEvent = (event, payload) => this.emit(event, payload);
     return streamRun(input, linked, emit, final, (end) => {
       throwIfAborted(linked.signal);
-      return this.cachedStream(this.prepare(input), linked, end);
+      const calls = callPipeline.loaded;
+      if (calls) return this.cachedStream(calls, this.prepare(calls, input), linked, end);
+      // The process's first call: its chunks wait for the pipeline, and the stream settles the call.
+      const loading = callPipeline.load().then((loaded) => this.cachedStream(loaded, this.prepare(loaded, input), linked).chunks);
+      return { chunks: deferredChunks(loading), settlesItself: false };
     });
   }
 
-  private prepare(input: ChatModelInput): PreparedCall {
-    const call = prepareCall(input, this);
+  private prepare(calls: CallPipeline, input: ChatModelInput): PreparedCall {
+    const call = calls.prepareCall(input, this);
     if (call.plan.rung !== "native" && call.plan.reason) {
       this.emit("fallback", { input, rung: call.plan.rung, reason: call.plan.reason });
     }
@@ -202,36 +211,43 @@ export abstract class ChatModel {
   }
 
   private learn(error: ProviderError, call: PreparedCall): PreparedCall | undefined {
-    const refused = refusedToolChoice(error, call, this.toolChoiceSupport);
+    // Only ever asked during a call, so the pipeline is loaded.
+    const calls = callPipeline.loaded!;
+    const refused = calls.refusedToolChoice(error, call, this.toolChoiceSupport);
     if (!refused) return undefined;
     this.toolChoiceSupport = new Set([...this.toolChoiceSupport].filter((value) => value !== refused));
-    const message = learnedToolChoiceMessage(`${this.providerId} ${this.modelId}`, refused, error, this.toolChoiceSupport);
+    const message = calls.learnedToolChoiceMessage(`${this.providerId} ${this.modelId}`, refused, error, this.toolChoiceSupport);
     this.emit("warning", { input: call.input, code: "learned-tool-choice", message });
-    return this.prepare(call.input);
+    return this.prepare(calls, call.input);
   }
 
-  private cacheKeyFor(call: PreparedCall): string | undefined {
+  private cacheKeyFor(calls: CallPipeline, call: PreparedCall): string | undefined {
     if (!call.useCache || (this.cache as Partial<NullCache>).isNull === true) return undefined;
-    return cacheKey({ providerId: this.providerId, modelId: this.modelId, endpoint: this.endpoint }, call);
+    return calls.cacheKey({ providerId: this.providerId, modelId: this.modelId, endpoint: this.endpoint }, call);
   }
 
-  private cachedCreate(call: PreparedCall, signal: AbortSignal): Promise<ChatModelOutput> {
-    const key = this.cacheKeyFor(call);
-    if (key === undefined) return runCreate(this.callHost, call, signal);
-    return this.cacheLayer.create(key, call, signal, this.cacheSettings(), () => runCreate(this.callHost, call, signal));
+  private cachedCreate(calls: CallPipeline, call: PreparedCall, signal: AbortSignal): Promise<ChatModelOutput> {
+    const key = this.cacheKeyFor(calls, call);
+    if (key === undefined) return calls.runCreate(this.callHost, call, signal);
+    this.cacheLayer ??= new calls.CacheLayer();
+    return this.cacheLayer.create(key, call, signal, this.cacheSettings(), () => calls.runCreate(this.callHost, call, signal));
   }
 
-  private cachedStream(call: PreparedCall, linked: CallSignal, end: CallEnd): StartedChunks {
+  /**
+   * Uncached and given a CallEnd, the call's own iterator settles the call; otherwise the stream's
+   * wrapping does (the cache's generator reads the call to the end first).
+   */
+  private cachedStream(calls: CallPipeline, call: PreparedCall, linked: CallSignal, end?: CallEnd): StartedChunks {
     const { signal } = linked;
-    const key = this.cacheKeyFor(call);
-    // Uncached, the call's own iterator settles it; the cache's generator reads it to the end first.
-    if (key === undefined) return { chunks: runStream(this.callHost, call, linked, end), settlesItself: true };
-    const run = () => runStream(this.callHost, call, linked);
+    const key = this.cacheKeyFor(calls, call);
+    if (key === undefined) return { chunks: calls.runStream(this.callHost, call, linked, end), settlesItself: end !== undefined };
+    const run = () => calls.runStream(this.callHost, call, linked);
     const onToken = (chunk: ChatModelChunk) => {
       if (this.emitter.listenerCount("newToken") > 0) {
         this.emitter.emit("newToken", { input: call.input, chunk, abort: () => linked.abort() });
       }
     };
+    this.cacheLayer ??= new calls.CacheLayer();
     const chunks = this.cacheLayer.stream(key, call, signal, this.cacheSettings(), onToken, run, () => signal.aborted);
     return { chunks, settlesItself: false };
   }
