@@ -1,6 +1,7 @@
 // node .ci/check-chunks.mjs <dist>: importing keelson and an adapter must read the two entry files
-// and one shared chunk, and that chunk must load no other file of keelson's up front (an adapter's
-// request code loads later, on its first call). tsup.config.ts shapes the build for this.
+// and one shared chunk, and that chunk must load no other file of keelson's up front (the call
+// pipeline and an adapter's request code load later, on the first call). tsup.config.ts shapes the
+// build for this.
 import process from "node:process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -25,5 +26,5 @@ for (const ext of ["js", "cjs"]) {
   const more = staticImports(chunk);
   if (more.length > 0) throw new Error(`${ext}: the shared chunk loads ${more.join(", ")} up front`);
   const later = readFileSync(chunk, "utf8").match(/import\(["']\.\/[^"']+["']\)/g) ?? [];
-  process.stdout.write(`${ext}: entries + ${chunk.slice(dist.length + 1)}; adapter request code loaded on first call: ${later.length} files\n`);
+  process.stdout.write(`${ext}: entries + ${chunk.slice(dist.length + 1)}; loaded on a first call (the call pipeline, each adapter's request code): ${later.length} files\n`);
 }
