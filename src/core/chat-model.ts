@@ -1,9 +1,8 @@
-import { callError, callSignal, throwIfAborted, type CallSignal } from "../internal/abort.js";
+import { callError, callSignal, throwIfAborted } from "../internal/abort.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
 import { ChatModelEmitter } from "./chat-model-emitter.js";
 import type { ChatModelOptions, ChatModelProfile } from "./chat-model-options.js";
-import type { ProviderError } from "./errors/provider-error.js";
 import type { ChatModelEvents } from "./events.js";
 import type {
   ChatModelInput,
@@ -14,27 +13,24 @@ import type {
   StructureInput,
 } from "./input.js";
 import type { ChatModelOutput, ProviderOutput } from "./output.js";
-import type { CallHost } from "./pipeline/call-host.js";
-import type { PreparedCall } from "./pipeline/prepare-call.js";
-import type { CacheLayer, CacheSettings } from "./pipeline/cache-layer.js";
+import type { ModelCalls } from "./pipeline/model-calls.js";
 import type { ResolvedRetryOptions } from "./retry/retry-options.js";
 import { resolveRetryOptions } from "./retry/retry-options.js";
 import type { SchemaInput } from "./schema/schema-input.js";
 import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
-import { ChatModelStream, type CallEnd, type StreamFinal, type StreamRun } from "./stream/chat-model-stream.js";
-import { streamRun, type EmitCallEvent, type StartedChunks } from "./pipeline/stream-run.js";
+import { ChatModelStream, type StreamFinal, type StreamRun } from "./stream/chat-model-stream.js";
+import { streamRun, type EmitCallEvent } from "./pipeline/stream-run.js";
 import { deferredChunks } from "./stream/deferred-chunks.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
 import { LazyModule } from "../internal/lazy-import.js";
 
-type CallPipeline = typeof import("./pipeline/call-pipeline.js");
-
 /**
- * The call pipeline loads on the first call a process makes (after that it is at hand, no await):
- * it is about half of keelson's code, which importing keelson and building a model never compile.
+ * The call pipeline (ModelCalls and all it runs) loads on the first call a process makes, then is
+ * at hand with no await: about half of keelson's code, which importing keelson and building a model
+ * never compile.
  */
-const callPipeline = new LazyModule<CallPipeline>(() => import("./pipeline/call-pipeline.js"));
+const callPipeline = new LazyModule<typeof import("./pipeline/model-calls.js")>(() => import("./pipeline/model-calls.js"));
 
 /**
  * One chat-model interface for every provider. The base class owns the pipeline — input
@@ -71,8 +67,7 @@ export abstract class ChatModel {
    * reference on its source signal for every use, which a shared signal would collect forever.
    */
   protected readonly plainCallsShareInertSignal: boolean = false;
-  private cacheLayer: CacheLayer | undefined;
-  private hostCache: CallHost | undefined;
+  private callsCache: ModelCalls | undefined;
 
   constructor(modelId: string, options: ChatModelOptions = {}, profile: ChatModelProfile) {
     if (typeof modelId !== "string" || modelId.trim() === "") {
@@ -113,8 +108,8 @@ export abstract class ChatModel {
     const { signal } = linked;
     try {
       throwIfAborted(signal);
-      const calls = callPipeline.loaded ?? (await callPipeline.load());
-      const output = await this.cachedCreate(calls, this.prepare(calls, input), signal);
+      const calls = this.modelCalls(callPipeline.loaded ?? (await callPipeline.load()));
+      const output = await calls.create(calls.prepare(input), signal);
       this.emit("success", { input, output });
       this.emit("finish", { input, output });
       return output;
@@ -165,8 +160,7 @@ export abstract class ChatModel {
     Object.assign(copy, {
       toolChoiceSupport: new Set(this.toolChoiceSupport),
       emitter: new ChatModelEmitter(),
-      cacheLayer: undefined,
-      hostCache: undefined,
+      callsCache: undefined,
     });
     return copy;
   }
@@ -182,78 +176,28 @@ export abstract class ChatModel {
     const emit: EmitCallEvent = (event, payload) => this.emit(event, payload);
     return streamRun(input, linked, emit, final, (end) => {
       throwIfAborted(linked.signal);
-      const calls = callPipeline.loaded;
-      if (calls) return this.cachedStream(calls, this.prepare(calls, input), linked, end);
+      const pipeline = callPipeline.loaded;
+      if (pipeline) {
+        const calls = this.modelCalls(pipeline);
+        return calls.stream(calls.prepare(input), linked, end);
+      }
       // The process's first call: its chunks wait for the pipeline, and the stream settles the call.
-      const loading = callPipeline.load().then((loaded) => this.cachedStream(loaded, this.prepare(loaded, input), linked).chunks);
+      const loading = callPipeline.load().then((loaded) => {
+        const calls = this.modelCalls(loaded);
+        return calls.stream(calls.prepare(input), linked).chunks;
+      });
       return { chunks: deferredChunks(loading), settlesItself: false };
     });
   }
 
-  private prepare(calls: CallPipeline, input: ChatModelInput): PreparedCall {
-    const call = calls.prepareCall(input, this);
-    if (call.plan.rung !== "native" && call.plan.reason) {
-      this.emit("fallback", { input, rung: call.plan.rung, reason: call.plan.reason });
-    }
-    return call;
-  }
-
-  private get callHost(): CallHost {
-    this.hostCache ??= {
-      emitter: this.emitter,
-      retry: this.retry,
-      maxRepairAttempts: this.maxRepairAttempts,
+  /** This model's calls, made on its first call. */
+  private modelCalls(pipeline: typeof import("./pipeline/model-calls.js")): ModelCalls {
+    return (this.callsCache ??= new pipeline.ModelCalls(this, {
       request: (input, context) => this._create(input, context),
       requestStream: (input, context) => this._createStream(input, context),
-      learn: (error, call) => this.learn(error, call),
-    };
-    return this.hostCache;
-  }
-
-  private learn(error: ProviderError, call: PreparedCall): PreparedCall | undefined {
-    // Only ever asked during a call, so the pipeline is loaded.
-    const calls = callPipeline.loaded!;
-    const refused = calls.refusedToolChoice(error, call, this.toolChoiceSupport);
-    if (!refused) return undefined;
-    this.toolChoiceSupport = new Set([...this.toolChoiceSupport].filter((value) => value !== refused));
-    const message = calls.learnedToolChoiceMessage(`${this.providerId} ${this.modelId}`, refused, error, this.toolChoiceSupport);
-    this.emit("warning", { input: call.input, code: "learned-tool-choice", message });
-    return this.prepare(calls, call.input);
-  }
-
-  private cacheKeyFor(calls: CallPipeline, call: PreparedCall): string | undefined {
-    if (!call.useCache || (this.cache as Partial<NullCache>).isNull === true) return undefined;
-    return calls.cacheKey({ providerId: this.providerId, modelId: this.modelId, endpoint: this.endpoint }, call);
-  }
-
-  private cachedCreate(calls: CallPipeline, call: PreparedCall, signal: AbortSignal): Promise<ChatModelOutput> {
-    const key = this.cacheKeyFor(calls, call);
-    if (key === undefined) return calls.runCreate(this.callHost, call, signal);
-    this.cacheLayer ??= new calls.CacheLayer();
-    return this.cacheLayer.create(key, call, signal, this.cacheSettings(), () => calls.runCreate(this.callHost, call, signal));
-  }
-
-  /**
-   * Uncached and given a CallEnd, the call's own iterator settles the call; otherwise the stream's
-   * wrapping does (the cache's generator reads the call to the end first).
-   */
-  private cachedStream(calls: CallPipeline, call: PreparedCall, linked: CallSignal, end?: CallEnd): StartedChunks {
-    const { signal } = linked;
-    const key = this.cacheKeyFor(calls, call);
-    if (key === undefined) return { chunks: calls.runStream(this.callHost, call, linked, end), settlesItself: end !== undefined };
-    const run = () => calls.runStream(this.callHost, call, linked);
-    const onToken = (chunk: ChatModelChunk) => {
-      if (this.emitter.listenerCount("newToken") > 0) {
-        this.emitter.emit("newToken", { input: call.input, chunk, abort: () => linked.abort() });
-      }
-    };
-    this.cacheLayer ??= new calls.CacheLayer();
-    const chunks = this.cacheLayer.stream(key, call, signal, this.cacheSettings(), onToken, run, () => signal.aborted);
-    return { chunks, settlesItself: false };
-  }
-
-  private cacheSettings(): CacheSettings {
-    return { cache: this.cache, ttlMs: this.cacheTtlMs, emitter: this.emitter };
+      endpoint: () => this.endpoint,
+      emit: (event, payload) => this.emit(event, payload),
+    }));
   }
 
   private emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {

@@ -1,0 +1,115 @@
+import type { CallSignal } from "../../internal/abort.js";
+import type { ChatModelCache } from "../cache/chat-model-cache.js";
+import { cacheKey } from "../cache/cache-key.js";
+import type { ProviderError } from "../errors/provider-error.js";
+import type { ChatModelEvents } from "../events.js";
+import type { ChatModelInput, ProviderInput, RunContext } from "../input.js";
+import type { ChatModelOutput, ProviderOutput } from "../output.js";
+import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
+import type { CallEnd } from "../stream/chat-model-stream.js";
+import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
+import { learnedToolChoiceMessage, refusedToolChoice } from "../tool-choice/refused-tool-choice.js";
+import { CacheLayer, type CacheSettings } from "./cache-layer.js";
+import type { CallHost } from "./call-host.js";
+import type { CallSettings, PreparedCall } from "./prepare-call.js";
+import { prepareCall } from "./prepare-call.js";
+import { runCreate } from "./run-create.js";
+import { runStream } from "./run-stream.js";
+import type { StartedChunks } from "./stream-run.js";
+
+/** The model as its calls read it: its settings (read afresh each call), emitter, retry and cache. */
+export interface CalledModel extends Omit<CallSettings, "retry">, Pick<CallHost, "emitter" | "retry" | "maxRepairAttempts"> {
+  readonly modelId: string;
+  toolChoiceSupport: Set<ToolChoiceMode>;
+  cache: ChatModelCache;
+  cacheTtlMs: number | undefined;
+}
+
+/** What only the model itself can do: reach its adapter, its endpoint and its guarded events. */
+export interface ModelHooks {
+  request(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
+  requestStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
+  endpoint(): string;
+  emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void;
+}
+
+/**
+ * One model's calls, made on its first call (this module loads then, not on import): a call
+ * prepared from the model's settings, run through the cache when there is one, and the tool_choice
+ * values a provider refuses learned for the calls after it.
+ */
+export class ModelCalls {
+  readonly #model: CalledModel;
+  readonly #hooks: ModelHooks;
+  readonly #host: CallHost;
+  #cacheLayer: CacheLayer | undefined;
+
+  constructor(model: CalledModel, hooks: ModelHooks) {
+    this.#model = model;
+    this.#hooks = hooks;
+    this.#host = {
+      emitter: model.emitter,
+      retry: model.retry,
+      maxRepairAttempts: model.maxRepairAttempts,
+      request: hooks.request,
+      requestStream: hooks.requestStream,
+      learn: (error, call) => this.#learn(error, call),
+    };
+  }
+
+  prepare(input: ChatModelInput): PreparedCall {
+    const call = prepareCall(input, this.#model);
+    if (call.plan.rung !== "native" && call.plan.reason) {
+      this.#hooks.emit("fallback", { input, rung: call.plan.rung, reason: call.plan.reason });
+    }
+    return call;
+  }
+
+  create(call: PreparedCall, signal: AbortSignal): Promise<ChatModelOutput> {
+    const key = this.#cacheKey(call);
+    if (key === undefined) return runCreate(this.#host, call, signal);
+    return this.#cache().create(key, call, signal, this.#cacheSettings(), () => runCreate(this.#host, call, signal));
+  }
+
+  /**
+   * Uncached and given a CallEnd, the call's own iterator settles the call; otherwise the stream's
+   * wrapping does (the cache's generator reads the call to the end first).
+   */
+  stream(call: PreparedCall, linked: CallSignal, end?: CallEnd): StartedChunks {
+    const { signal } = linked;
+    const key = this.#cacheKey(call);
+    if (key === undefined) return { chunks: runStream(this.#host, call, linked, end), settlesItself: end !== undefined };
+    const { emitter } = this.#model;
+    const onToken = (chunk: ChatModelChunk) => {
+      if (emitter.listenerCount("newToken") > 0) emitter.emit("newToken", { input: call.input, chunk, abort: () => linked.abort() });
+    };
+    const run = () => runStream(this.#host, call, linked);
+    const chunks = this.#cache().stream(key, call, signal, this.#cacheSettings(), onToken, run, () => signal.aborted);
+    return { chunks, settlesItself: false };
+  }
+
+  #learn(error: ProviderError, call: PreparedCall): PreparedCall | undefined {
+    const model = this.#model;
+    const refused = refusedToolChoice(error, call, model.toolChoiceSupport);
+    if (!refused) return undefined;
+    model.toolChoiceSupport = new Set([...model.toolChoiceSupport].filter((value) => value !== refused));
+    const message = learnedToolChoiceMessage(`${model.providerId} ${model.modelId}`, refused, error, model.toolChoiceSupport);
+    this.#hooks.emit("warning", { input: call.input, code: "learned-tool-choice", message });
+    return this.prepare(call.input);
+  }
+
+  #cacheKey(call: PreparedCall): string | undefined {
+    const model = this.#model;
+    if (!call.useCache || (model.cache as { isNull?: boolean }).isNull === true) return undefined;
+    return cacheKey({ providerId: model.providerId, modelId: model.modelId, endpoint: this.#hooks.endpoint() }, call);
+  }
+
+  #cache(): CacheLayer {
+    return (this.#cacheLayer ??= new CacheLayer());
+  }
+
+  #cacheSettings(): CacheSettings {
+    const model = this.#model;
+    return { cache: model.cache, ttlMs: model.cacheTtlMs, emitter: model.emitter };
+  }
+}
