@@ -1,9 +1,5 @@
 import type { ChatModelInput, ChatModelParameters, ProviderResponseFormat, ProviderTool } from "../input.js";
 import type { Message } from "../messages.js";
-import { defineTool } from "../tool.js";
-import type { Tool, ToolDefinition } from "../tool.js";
-import { validatorFor } from "../schema/validate.js";
-import type { Validator } from "../schema/validate.js";
 import type { NormalizedToolChoice } from "../tool-choice/tool-choice-mode.js";
 import { normalizeToolChoice } from "../tool-choice/tool-choice-mode.js";
 import type { ToolChoiceCapabilities, ToolChoicePlan } from "../tool-choice/resolve-tool-choice.js";
@@ -11,6 +7,7 @@ import { resolveToolChoice } from "../tool-choice/resolve-tool-choice.js";
 import type { OutputRules } from "./output-rules.js";
 import { validateInput } from "./validate-input.js";
 import { planStructure } from "./plan-structure.js";
+import { indexTools } from "./tool-index.js";
 
 /**
  * The model's settings a call is prepared with: the model itself (a ChatModel has them all), read
@@ -30,7 +27,7 @@ export interface CallSettings extends ToolChoiceCapabilities {
 export interface PreparedCall {
   input: ChatModelInput;
   messages: Message[];
-  tools: ProviderTool[];
+  tools: readonly ProviderTool[];
   choice: NormalizedToolChoice;
   parallel: boolean;
   plan: ToolChoicePlan;
@@ -98,29 +95,6 @@ export function prepareCall(input: ChatModelInput, settings: CallSettings): Prep
 function mergeParameters(defaults: ChatModelParameters | undefined, given: ChatModelParameters | undefined): ChatModelParameters {
   if (defaults === undefined) return given === undefined ? {} : { ...given };
   return given === undefined ? { ...defaults } : { ...defaults, ...given };
-}
-
-type ToolEntry = { tool: ProviderTool; validate: Validator };
-
-/** The call's tools, defined, as sent to the provider and by name with their validators (one pass). */
-function indexTools(given: (Tool | ToolDefinition)[] | undefined): { providerTools: ProviderTool[]; toolsByName: Map<string, ToolEntry> } {
-  const providerTools: ProviderTool[] = [];
-  const toolsByName = new Map<string, ToolEntry>();
-  if (given === undefined) return { providerTools, toolsByName };
-  for (let index = 0; index < given.length; index++) {
-    const tool = defineTool(given[index]!);
-    if (toolsByName.has(tool.name)) throw new TypeError(`Two tools are named '${tool.name}': tool names must be unique.`);
-    const providerTool = toProviderTool(tool);
-    providerTools.push(providerTool);
-    toolsByName.set(tool.name, { tool: providerTool, validate: validatorFor(tool.inputSchema) });
-  }
-  return { providerTools, toolsByName };
-}
-
-function toProviderTool(tool: Tool): ProviderTool {
-  return tool.description === undefined
-    ? { name: tool.name, parameters: tool.parameters }
-    : { name: tool.name, description: tool.description, parameters: tool.parameters };
 }
 
 function resolveFallbackTool(
