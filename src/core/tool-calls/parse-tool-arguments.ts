@@ -48,7 +48,9 @@ function parseArgumentString(text: string): ParsedArguments {
 /**
  * The usual case, cheaply: the text is a JSON object within the nesting limit. JSON.parse does not
  * recurse, so the depth is read from the parsed value (per member) rather than from the text (per
- * character). Anything else is undefined, for the full path: its checks, repairs and messages.
+ * character) — and not at all for a text too short to nest past the limit (each level takes an
+ * opening and a closing bracket), which most arguments are. Anything else is undefined, for the
+ * full path: its checks, repairs and messages.
  */
 function strictObject(text: string): Record<string, unknown> | undefined {
   let value: unknown;
@@ -57,7 +59,8 @@ function strictObject(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-  return isPlainObject(value) && !nestsDeeperThan(value, maxNestingDepth) ? value : undefined;
+  if (!isPlainObject(value)) return undefined;
+  return text.length < shortestTooDeep || !nestsDeeperThan(value, maxNestingDepth) ? value : undefined;
 }
 
 /** Whether a parsed value nests deeper than `limit` levels; the recursion stops at the limit. */
@@ -74,6 +77,8 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 
 /** Deeper arguments are refused: validators and providers recurse, and no real tool needs them. */
 export const maxNestingDepth = 64;
+/** The shortest JSON text that nests deeper than the limit: an opening and a closing bracket per level. */
+const shortestTooDeep = 2 * (maxNestingDepth + 1);
 
 /** How deep JSON text nests, from its brackets (strings skipped), in one pass before any parsing. */
 function textNestingDepth(text: string): number {

@@ -27,6 +27,16 @@ describe("parseToolArguments", () => {
     expect(parseToolArguments(text(3), true)).toEqual({ ok: true, args: { a: { a: { leaf: [] } } }, repairs: [] });
   });
 
+  it("should refuse the most compact text nested past the limit (a short text skips the depth check)", () => {
+    // An object holding arrays 64 deep: 65 levels in 133 characters, the fewest an object can take.
+    const text = (arrays: number): string => `{"":${"[".repeat(arrays)}${"]".repeat(arrays)}}`;
+    expect(text(maxNestingDepth).length).toBe(133);
+    for (const repair of [true, false]) {
+      expect(parseToolArguments(text(maxNestingDepth - 1), repair)).toMatchObject({ ok: true, repairs: [] });
+      expect(parseToolArguments(text(maxNestingDepth), repair)).toMatchObject({ ok: false, problem: expect.stringContaining("nested deeper than 64") });
+    }
+  });
+
   it("should check the depth of a doubly encoded value, which the text check cannot see", () => {
     const deep = '{"a":'.repeat(maxNestingDepth + 1) + "1" + "}".repeat(maxNestingDepth + 1);
     expect(parseToolArguments(JSON.stringify(deep))).toMatchObject({ ok: false, problem: expect.stringContaining("nested deeper") });
