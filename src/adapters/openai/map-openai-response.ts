@@ -19,7 +19,9 @@ export function mapOpenAIResponse(completion: ChatCompletion): ProviderOutput {
   const choice = completion.choices?.[0];
   const message = choice?.message;
   const toolCalls: ProviderToolCall[] = [];
-  for (const call of message?.tool_calls ?? []) {
+  const given = message?.tool_calls ?? [];
+  for (let index = 0; index < given.length; index++) {
+    const call = given[index]!;
     if (call.type === "function") toolCalls.push({ id: call.id, name: call.function.name, args: call.function.arguments });
   }
   const refusal = message?.content == null && message?.refusal ? message.refusal : undefined;
