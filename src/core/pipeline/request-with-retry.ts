@@ -1,7 +1,9 @@
+import { abortError, throwIfAborted } from "../../internal/abort.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../input.js";
 import type { Message } from "../messages.js";
 import { withTransportRetry } from "../retry/with-transport-retry.js";
+import type { TransportRetryOptions } from "../retry/with-transport-retry.js";
 import type { CallHost } from "./call-host.js";
 import type { PreparedCall } from "./prepare-call.js";
 import { providerInput } from "./provider-input.js";
@@ -25,42 +27,63 @@ interface AttemptRequest<T> {
 /**
  * Sends one attempt with transport retries. A provider's 400 that refuses a tool_choice value is
  * learned from once, and the same attempt goes again on the next rung without spending a retry.
+ *
+ * The first request goes out and its result comes back through this one frame: nearly every call
+ * is answered at once, so the retry and learning steps (a promise, an async frame and four
+ * closures) are built only when it fails, its failure becoming the retry loop's first attempt.
  */
-export function requestWithRetry<T>(
+export async function requestWithRetry<T>(
   host: CallHost,
   state: CallState,
   guidance: readonly Message[],
   signal: AbortSignal,
   send: (input: ProviderInput, context: RunContext) => Promise<T>,
 ): Promise<T> {
+  if (signal.aborted) throw abortError(signal);
   const request: AttemptRequest<T> = { host, state, guidance, signal, send };
-  return withTransportRetry(
-    () => sendLearning(request),
-    signal,
-    state.call.maxRetries,
-    () => ({
-      ...host.retry,
-      onRetry: (attempt, error, delayMs) => {
-        if (host.emitter.listenerCount("retry") > 0) {
-          host.emitter.emit("retry", { input: state.call.input, attempt, error, delayMs });
-        }
-      },
-    }),
-  );
+  let result: T;
+  try {
+    result = await sendOnce(request);
+  } catch (error) {
+    return withTransportRetry(
+      (attempt) => (attempt === 1 ? learnFrom(request, error) : sendLearning(request)),
+      signal,
+      state.call.maxRetries,
+      () => retryOptions(request),
+    );
+  }
+  throwIfAborted(signal);
+  return result;
+}
+
+function retryOptions({ host, state }: AttemptRequest<unknown>): TransportRetryOptions {
+  return {
+    ...host.retry,
+    onRetry: (attempt, error, delayMs) => {
+      if (host.emitter.listenerCount("retry") > 0) {
+        host.emitter.emit("retry", { input: state.call.input, attempt, error, delayMs });
+      }
+    },
+  };
 }
 
 async function sendLearning<T>(request: AttemptRequest<T>): Promise<T> {
-  const { host, state } = request;
   try {
     return await sendOnce(request);
   } catch (error) {
-    if (state.learned || !ProviderError.isInstance(error) || !error.rejectedParameter) throw error;
-    const replanned = host.learn(error, state.call);
-    if (!replanned) throw error;
-    state.learned = true;
-    state.call = replanned;
-    return await sendOnce(request);
+    return await learnFrom(request, error);
   }
+}
+
+/** The attempt sent again on the rung a refused tool_choice leads to; otherwise the error, thrown. */
+async function learnFrom<T>(request: AttemptRequest<T>, error: unknown): Promise<T> {
+  const { host, state } = request;
+  if (state.learned || !ProviderError.isInstance(error) || !error.rejectedParameter) throw error;
+  const replanned = host.learn(error, state.call);
+  if (!replanned) throw error;
+  state.learned = true;
+  state.call = replanned;
+  return await sendOnce(request);
 }
 
 function sendOnce<T>({ state, guidance, signal, send }: AttemptRequest<T>): Promise<T> {

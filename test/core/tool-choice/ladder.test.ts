@@ -165,6 +165,42 @@ describe("learning from a refused tool_choice", () => {
     expect((await stream.final()).meta.toolChoice).toBe("response-format");
   });
 
+  it("should retry a transient failure of the request sent again after learning, on the learned rung", async () => {
+    const scripted = model(
+      [
+        errorStep({ statusCode: 400, message: "tool_choice 'required' is not supported", rejectedToolChoice: "required" }),
+        errorStep({ statusCode: 503 }),
+        rawStep('{"name": "weather", "parameters": {"city": "Oslo"}}'),
+      ],
+      ["auto", "none", "required"],
+      { retry: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 2 } },
+    );
+    const retries: unknown[] = [];
+    scripted.emitter.on("retry", (event) => retries.push(event));
+    const output = await scripted.create({ ...ask, toolChoice: "required" });
+    expect(output.toolCalls[0]!.args).toEqual({ city: "Oslo" });
+    expect(scripted.calls.map((call) => call.toolChoice)).toEqual(["required", undefined, undefined]);
+    expect(retries).toEqual([expect.objectContaining({ attempt: 1, error: expect.objectContaining({ statusCode: 503 }) })]);
+  });
+
+  it("should learn from a refusal that comes on a retry, once", async () => {
+    const scripted = model(
+      [
+        errorStep({ statusCode: 503 }),
+        errorStep({ statusCode: 400, message: "tool_choice 'required' is not supported", rejectedToolChoice: "required" }),
+        rawStep('{"name": "weather", "parameters": {"city": "Oslo"}}'),
+      ],
+      ["auto", "none", "required"],
+      { retry: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 2 } },
+    );
+    const warnings: WarningEvent[] = [];
+    scripted.emitter.on("warning", (event) => warnings.push(event));
+    const output = await scripted.create({ ...ask, toolChoice: "required" });
+    expect(output.meta.toolChoice).toBe("response-format");
+    expect(scripted.calls.map((call) => call.toolChoice)).toEqual(["required", "required", undefined]);
+    expect(warnings).toHaveLength(1);
+  });
+
   it("should not unlearn a value the request never sent", async () => {
     const scripted = model([errorStep({ statusCode: 400, message: "tool_choice 'required' refused", rejectedToolChoice: "required" })], ["auto", "none", "required", "single"], {
       retry: { maxRetries: 0 },
