@@ -203,6 +203,37 @@ describe("ChatModel", () => {
       expect(success).toHaveBeenCalledTimes(1);
     });
 
+    it("should send newToken to the listeners on at each chunk: added mid-stream, once, removed, or all removed", async () => {
+      const model = new ScriptedChatModel([streamStep(["a", "b", "c", "d"]), streamStep(["e", "f"]), streamStep(["g"]), streamStep(["h"])]);
+      const texts = (chunks: unknown[]) => chunks.map((chunk) => (chunk as { text?: string }).text);
+      const late: unknown[] = [];
+      const first: unknown[] = [];
+      const stream = model.createStream({ messages: [user("hi")] });
+      for await (const chunk of stream) {
+        // Added after the first chunk arrived: it hears the rest.
+        if (chunk.type === "text-delta" && chunk.text === "a") {
+          model.emitter.on("newToken", ({ chunk: token }) => late.push(token));
+          model.emitter.once("newToken", ({ chunk: token }) => first.push(token));
+        }
+      }
+      expect(texts(late)).toEqual(["b", "c", "d"]);
+      expect(texts(first)).toEqual(["b"]);
+
+      const counted: unknown[] = [];
+      const count = ({ chunk }: { chunk: unknown }) => counted.push(chunk);
+      model.emitter.on("newToken", count);
+      await model.createStream({ messages: [user("hi")] }).final();
+      expect(texts(counted)).toEqual(["e", "f"]);
+      model.emitter.off("newToken", count);
+      await model.createStream({ messages: [user("hi")] }).final();
+      expect(texts(counted)).toEqual(["e", "f"]);
+      expect(texts(late)).toEqual(["b", "c", "d", "e", "f", "g"]);
+      model.emitter.removeAllListeners();
+      expect(model.emitter.listensForTokens).toBe(false);
+      await model.createStream({ messages: [user("hi")] }).final();
+      expect(texts(late)).toHaveLength(6);
+    });
+
     it("should merge interleaved tool-call deltas by index, with ids and names only in the first delta", async () => {
       const model = new ScriptedChatModel(
         [

@@ -81,7 +81,7 @@ export class ModelCalls {
     if (key === undefined) return { chunks: runStream(this.#host, call, linked, end), settlesItself: end !== undefined };
     const { emitter } = this.#model;
     const onToken = (chunk: ChatModelChunk) => {
-      if (emitter.listenerCount("newToken") > 0) emitter.emit("newToken", { input: call.input, chunk, abort: () => linked.abort() });
+      if (emitter.listensForTokens) emitter.emit("newToken", { input: call.input, chunk, abort: () => linked.abort() });
     };
     const run = () => runStream(this.#host, call, linked);
     const chunks = this.#cache().stream(key, call, signal, this.#cacheSettings(), onToken, run, () => signal.aborted);
