@@ -25,8 +25,13 @@ export function mapOllamaResponse(response: ChatResponse): ProviderOutput {
  * every part in an async iterator, the largest per-chunk cost of an Ollama stream.
  */
 export function mapOllamaStreamPart(part: ChatResponse): ChatModelChunk[] {
-  const chunks: ChatModelChunk[] = [];
   const message = part.message;
+  // Nearly every part is one piece of text: one array made whole (pushing into an empty array
+  // allocates its room first, ~15k instructions of an Ollama stream of ~210 parts).
+  if (!part.done && message?.content && !message.thinking && !message.tool_calls?.length) {
+    return [{ type: "text-delta", text: message.content }];
+  }
+  const chunks: ChatModelChunk[] = [];
   if (message?.thinking) chunks.push({ type: "reasoning-delta", text: message.thinking });
   if (message?.content) chunks.push({ type: "text-delta", text: message.content });
   for (const call of message?.tool_calls ?? []) {
