@@ -4,6 +4,7 @@ import type { Message } from "../messages.js";
 import type { Attempt, ChatModelOutput } from "../output.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
+import { isChunkReader } from "../stream/chunk-reader.js";
 import type { CallHost } from "./call-host.js";
 import { partialOutput } from "./partial-output.js";
 import { settleAttempt } from "./settle-attempt.js";
@@ -96,7 +97,8 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
       this.#first = undefined;
       return this.#onResult(first);
     }
-    return this.#iterator.next().then(this.#onResult, this.#onError);
+    const iterator = this.#iterator;
+    return isChunkReader(iterator) ? iterator.readNext(this.#onResult, this.#onError) : iterator.next().then(this.#onResult, this.#onError);
   }
 
   /** Sends the next attempt (with transport retries until its first chunk) and reads on. */

@@ -1,4 +1,5 @@
 import type { ChatModelChunk } from "./chat-model-chunk.js";
+import type { ChunkReader } from "./chunk-reader.js";
 
 /** A provider stream an adapter has opened: its parts, how to read them, and how to let go of them. */
 export interface OpenedParts<T> {
@@ -27,7 +28,17 @@ export function chunkStream<T>(open: () => Promise<OpenedParts<T>>): AsyncIterab
 
 const end: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
-class ChunkIterator<T> implements AsyncIterator<ChatModelChunk, undefined> {
+type ChunkResult = IteratorResult<ChatModelChunk, undefined>;
+
+/** A reader's two callbacks, and the part handlers made for them once (not per chunk). */
+interface ReaderHandlers {
+  onResult: (result: ChunkResult) => unknown;
+  onError: (error: unknown) => unknown;
+  onPart: (result: IteratorResult<unknown>) => unknown;
+  onPartsError: (error: unknown) => unknown;
+}
+
+class ChunkIterator<T> implements AsyncIterator<ChatModelChunk, undefined>, ChunkReader {
   readonly #open: () => Promise<OpenedParts<T>>;
   #opened: OpenedParts<T> | undefined;
   #parts: AsyncIterator<T> | undefined;
@@ -35,9 +46,40 @@ class ChunkIterator<T> implements AsyncIterator<ChatModelChunk, undefined> {
   #pending: ChatModelChunk[] = [];
   #nextPending = 0;
   #closed = false;
+  #reader: ReaderHandlers | undefined;
 
   constructor(open: () => Promise<OpenedParts<T>>) {
     this.#open = open;
+  }
+
+  readNext<R>(onResult: (result: ChunkResult) => R | Promise<R>, onError: (error: unknown) => R | Promise<R>): R | Promise<R> {
+    if (this.#nextPending < this.#pending.length) return onResult({ done: false, value: this.#pending[this.#nextPending++]! });
+    if (this.#closed) return onResult(end);
+    if (!this.#parts) return this.next().then(onResult, onError);
+    return this.#parts.next().then(this.#handlers(onResult, onError).onPart, this.#reader!.onPartsError) as Promise<R>;
+  }
+
+  /** The part handlers for a reader's callbacks, made on its first read and kept while it reads. */
+  #handlers(onResult: (result: ChunkResult) => unknown, onError: (error: unknown) => unknown): ReaderHandlers {
+    const known = this.#reader;
+    if (known?.onResult === onResult && known.onError === onError) return known;
+    const onPart = (result: IteratorResult<T>): unknown => {
+      let read: ChunkResult | Promise<ChunkResult>;
+      try {
+        read = this.#onPart(result);
+      } catch (error) {
+        return onError(error); // the read failure, mapped by #onError
+      }
+      return read instanceof Promise ? read.then(onResult, onError) : onResult(read);
+    };
+    const onPartsError = (error: unknown): unknown => {
+      try {
+        return this.#onError(error);
+      } catch (mapped) {
+        return onError(mapped);
+      }
+    };
+    return (this.#reader = { onResult, onError, onPart: onPart as ReaderHandlers["onPart"], onPartsError });
   }
 
   next(): Promise<IteratorResult<ChatModelChunk, undefined>> {
