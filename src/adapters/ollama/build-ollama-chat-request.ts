@@ -21,7 +21,7 @@ export function buildOllamaChatRequest<S extends boolean>(
   settings: OllamaRequestSettings,
   stream: S,
 ): ChatRequest & { stream: S } {
-  const request: ChatRequest = { model: modelId, messages: convertToOllamaMessages(input.messages) };
+  let request: ChatRequest = { model: modelId, messages: convertToOllamaMessages(input.messages) };
   if (input.tools && input.tools.length > 0) request.tools = input.tools.map(toOllamaTool);
   const format = toFormat(input.responseFormat);
   if (format !== undefined) request.format = format;
@@ -32,7 +32,9 @@ export function buildOllamaChatRequest<S extends boolean>(
   if (settings.keepAlive !== undefined) request.keep_alive = settings.keepAlive;
   if (input.providerOptions) {
     const { options: extraOptions, ...extra } = input.providerOptions;
-    Object.assign(request, extra);
+    // Spread, not assigned: a `__proto__` key stays a plain field of the body (assigned, it would
+    // set the request's prototype and never be sent).
+    request = { ...request, ...extra };
     if (extraOptions !== null && typeof extraOptions === "object") {
       request.options = { ...options, ...(extraOptions as Partial<Options>) };
     }

@@ -275,6 +275,16 @@ describe("OllamaChatModel", () => {
       expect(signals.map(isAbortable)).toEqual([false, false, true]);
     });
 
+    it("should send a __proto__ key of providerOptions as a plain field of the body", async () => {
+      server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
+      const providerOptions = JSON.parse('{"__proto__": {"num_keep": 5}, "logprobs": true}') as Record<string, unknown>;
+      await createOllamaModel(server.url).create({ messages: [user("hi")], providerOptions });
+      const body = server.requests[0]!.json;
+      expect(Object.prototype.hasOwnProperty.call(body, "__proto__")).toBe(true);
+      expect(Object.getOwnPropertyDescriptor(body, "__proto__")!.value).toEqual({ num_keep: 5 });
+      expect(body.logprobs).toBe(true);
+    });
+
     it("should keep stream its own when providerOptions set it", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
       const output = await createOllamaModel(server.url).create({ messages: [user("hi")], providerOptions: { stream: true } });
