@@ -14,22 +14,29 @@ export type ParsedArguments =
  */
 export function parseToolArguments(raw: unknown, repair = true): ParsedArguments {
   if (raw === undefined || raw === null) return { ok: true, args: {}, repairs: ["empty-args"] };
-  if (typeof raw === "string") return repair ? parseArgumentString(raw) : parseStrictly(raw);
+  if (typeof raw === "string") return parseArgumentText(raw, repair);
   if (isPlainObject(raw)) {
     const args = copyArguments(raw, 1);
-    if (args === tooDeep) return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
+    if (args === tooDeep) return nestedTooDeep();
     return { ok: true, args: args as Record<string, unknown>, repairs: [] };
   }
   return { ok: false, problem: `the arguments must be a JSON object, got ${describe(raw)}` };
 }
 
-function parseArgumentString(text: string): ParsedArguments {
+/**
+ * Argument text: a strict JSON object at once (the usual case); else empty text as no arguments,
+ * text nested past the limit refused before any parsing, and the rest repaired or, without repair,
+ * refused with what is wrong.
+ */
+function parseArgumentText(text: string, repair: boolean): ParsedArguments {
   const object = strictObject(text);
   if (object !== undefined) return { ok: true, args: object, repairs: [] };
   if (text.trim() === "") return { ok: true, args: {}, repairs: ["empty-args"] };
-  if (textNestingDepth(text) > maxNestingDepth) {
-    return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
-  }
+  if (textNestingDepth(text) > maxNestingDepth) return nestedTooDeep();
+  return repair ? repairArguments(text) : parseStrictly(text);
+}
+
+function repairArguments(text: string): ParsedArguments {
   const parsed = parseJSONValue(text);
   if (!parsed) {
     const tooLong = text.length > maxRepairLength ? ` (${text.length} characters, past the ${maxRepairLength} keelson attempts to repair)` : "";
@@ -39,9 +46,7 @@ function parseArgumentString(text: string): ParsedArguments {
     return { ok: false, problem: `the arguments must be a JSON object, got ${describe(parsed.value)}` };
   }
   // The text's depth was checked before parsing; a doubly encoded value hid its depth in a string.
-  if (parsed.repairs.includes("double-encoded") && nestsDeeperThan(parsed.value, maxNestingDepth)) {
-    return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
-  }
+  if (parsed.repairs.includes("double-encoded") && nestsDeeperThan(parsed.value, maxNestingDepth)) return nestedTooDeep();
   return { ok: true, args: parsed.value, repairs: parsed.repairs };
 }
 
@@ -99,12 +104,6 @@ function textNestingDepth(text: string): number {
 
 /** Strict JSON only (fixInvalidToolCalls: false): a broken argument string is re-asked, not repaired. */
 function parseStrictly(text: string): ParsedArguments {
-  const object = strictObject(text);
-  if (object !== undefined) return { ok: true, args: object, repairs: [] };
-  if (text.trim() === "") return { ok: true, args: {}, repairs: ["empty-args"] };
-  if (textNestingDepth(text) > maxNestingDepth) {
-    return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
-  }
   let value: unknown;
   try {
     value = safeJSONParse(text);
@@ -113,6 +112,10 @@ function parseStrictly(text: string): ParsedArguments {
   }
   if (!isPlainObject(value)) return { ok: false, problem: `the arguments must be a JSON object, got ${describe(value)}` };
   return { ok: true, args: value, repairs: [] };
+}
+
+function nestedTooDeep(): ParsedArguments {
+  return { ok: false, problem: `the arguments are nested deeper than ${maxNestingDepth} levels` };
 }
 
 const tooDeep = Symbol("too deep");
