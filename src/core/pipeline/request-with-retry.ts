@@ -29,8 +29,8 @@ interface AttemptRequest<T> {
  * learned from once, and the same attempt goes again on the next rung without spending a retry.
  *
  * The first request goes out and its result comes back through this one frame: nearly every call
- * is answered at once, so the retry and learning steps (a promise, an async frame and four
- * closures) are built only when it fails, its failure becoming the retry loop's first attempt.
+ * is answered at once, so the retry and learning steps are built only when it fails, its failure
+ * becoming the retry loop's first attempt.
  */
 export async function requestWithRetry<T>(
   host: CallHost,
@@ -49,7 +49,7 @@ export async function requestWithRetry<T>(
       (attempt) => (attempt === 1 ? learnFrom(request, error) : sendLearning(request)),
       signal,
       state.call.maxRetries,
-      () => retryOptions(request),
+      retryOptions(request),
     );
   }
   throwIfAborted(signal);

@@ -2,7 +2,7 @@ import { abortError, delay, throwIfAborted } from "../../internal/abort.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { ResolvedRetryOptions } from "./retry-options.js";
 
-/** How the retries after a failed first attempt go (read only once the first attempt has failed). */
+/** How the retries after a failed first attempt go. */
 export interface TransportRetryOptions extends Omit<ResolvedRetryOptions, "maxRetries"> {
   onRetry?: (attempt: number, error: Error, delayMs: number) => void;
 }
@@ -11,46 +11,28 @@ export interface TransportRetryOptions extends Omit<ResolvedRetryOptions, "maxRe
  * Runs `request`, retrying retryable provider errors with exponential backoff and jitter, or after
  * the `Retry-After` the provider asked for (up to the cap). p-retry owns the loop; keelson owns the
  * delay, so every wait ends promptly on abort. The first attempt runs before p-retry is involved
- * (setting it up costs more than the rest of a call's bookkeeping; loading it, more than a call):
- * a failed first attempt becomes p-retry's attempt 1, replayed, so retries go as before. The retry
- * options are asked for only then, so a call answered at once builds nothing for retries; and
- * that first attempt is plain promise callbacks, not an async function's frame.
+ * (loading and setting it up costs more than a call): a failed first attempt becomes p-retry's
+ * attempt 1, replayed, so retries go as before. A call's own first request is sent before this
+ * (requestWithRetry), which comes in only once that request has failed.
  */
-export function withTransportRetry<T>(
-  request: (attempt: number) => Promise<T>,
-  signal: AbortSignal,
-  maxRetries: number,
-  retryOptions: () => TransportRetryOptions,
-): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  let first: Promise<T>;
-  try {
-    first = request(1);
-  } catch (error) {
-    first = Promise.reject(error);
-  }
-  return first.then(
-    (result) => {
-      throwIfAborted(signal);
-      return result;
-    },
-    (error: unknown) => {
-      if (signal.aborted) throw abortError(signal);
-      // Nothing to retry: fail now, without loading p-retry to learn the same thing.
-      if (maxRetries === 0 || !isRetryable(error)) throw error;
-      return retryAfterFirst(error, request, signal, maxRetries, retryOptions());
-    },
-  );
-}
-
-/** The retries after a failed first attempt: p-retry's loop, the first failure replayed as its attempt 1. */
-async function retryAfterFirst<T>(
-  firstError: ProviderError,
+export async function withTransportRetry<T>(
   request: (attempt: number) => Promise<T>,
   signal: AbortSignal,
   maxRetries: number,
   options: TransportRetryOptions,
 ): Promise<T> {
+  let firstError: ProviderError;
+  try {
+    throwIfAborted(signal);
+    const result = await request(1);
+    throwIfAborted(signal);
+    return result;
+  } catch (error) {
+    if (signal.aborted) throw abortError(signal);
+    // Nothing to retry: fail now, without loading p-retry to learn the same thing.
+    if (maxRetries === 0 || !isRetryable(error)) throw error;
+    firstError = error;
+  }
   try {
     const { default: pRetry } = await import("p-retry");
     return await pRetry((attempt) => (attempt === 1 ? Promise.reject(firstError) : request(attempt)), {
