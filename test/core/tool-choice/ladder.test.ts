@@ -9,6 +9,12 @@ const time = defineTool({ name: "time", inputSchema: z.object({ zone: z.string()
 const tools = [weather, time];
 const ask = { messages: [user("Weather in Oslo?")], tools };
 
+/** A provider's 400 refusing tool_choice "required", and a reply on the response-format rung. */
+const refusesRequired = () => errorStep({ statusCode: 400, message: "tool_choice 'required' is not supported", rejectedToolChoice: "required" });
+const unionReply = (city: string) => rawStep(`{"name": "weather", "parameters": {"city": "${city}"}}`);
+/** One quick retry. */
+const oneRetry = { retry: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 2 } };
+
 function model(steps: ConstructorParameters<typeof ScriptedChatModel>[0], support: ToolChoiceMode[], options = {}) {
   return new ScriptedChatModel(steps, { toolChoiceSupport: support, ...options });
 }
@@ -121,7 +127,7 @@ describe("the tool_choice ladder", () => {
 
     it("should learn from a 400 that refuses a tool_choice value and retry once on the next rung", async () => {
       const scripted = model(
-        [errorStep({ statusCode: 400, message: "tool_choice 'required' is not supported", rejectedToolChoice: "required" }), rawStep('{"name": "weather", "parameters": {"city": "Oslo"}}'), rawStep('{"name": "weather", "parameters": {"city": "Rome"}}')],
+        [refusesRequired(), unionReply("Oslo"), unionReply("Rome")],
         ["auto", "none", "required"],
         { retry: { maxRetries: 0 } },
       );
@@ -154,7 +160,7 @@ describe("the tool_choice ladder", () => {
 describe("learning from a refused tool_choice", () => {
   it("should hold back the union JSON of a stream that learned its way onto the response-format rung", async () => {
     const scripted = model(
-      [errorStep({ statusCode: 400, message: "tool_choice 'required' is not supported", rejectedToolChoice: "required" }), rawStep('{"name": "weather", "parameters": {"city": "Oslo"}}')],
+      [refusesRequired(), unionReply("Oslo")],
       ["auto", "none", "required"],
       { retry: { maxRetries: 0 } },
     );
@@ -166,15 +172,7 @@ describe("learning from a refused tool_choice", () => {
   });
 
   it("should retry a transient failure of the request sent again after learning, on the learned rung", async () => {
-    const scripted = model(
-      [
-        errorStep({ statusCode: 400, message: "tool_choice 'required' is not supported", rejectedToolChoice: "required" }),
-        errorStep({ statusCode: 503 }),
-        rawStep('{"name": "weather", "parameters": {"city": "Oslo"}}'),
-      ],
-      ["auto", "none", "required"],
-      { retry: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 2 } },
-    );
+    const scripted = model([refusesRequired(), errorStep({ statusCode: 503 }), unionReply("Oslo")], ["auto", "none", "required"], oneRetry);
     const retries: unknown[] = [];
     scripted.emitter.on("retry", (event) => retries.push(event));
     const output = await scripted.create({ ...ask, toolChoice: "required" });
@@ -184,15 +182,7 @@ describe("learning from a refused tool_choice", () => {
   });
 
   it("should learn from a refusal that comes on a retry, once", async () => {
-    const scripted = model(
-      [
-        errorStep({ statusCode: 503 }),
-        errorStep({ statusCode: 400, message: "tool_choice 'required' is not supported", rejectedToolChoice: "required" }),
-        rawStep('{"name": "weather", "parameters": {"city": "Oslo"}}'),
-      ],
-      ["auto", "none", "required"],
-      { retry: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 2 } },
-    );
+    const scripted = model([errorStep({ statusCode: 503 }), refusesRequired(), unionReply("Oslo")], ["auto", "none", "required"], oneRetry);
     const warnings: WarningEvent[] = [];
     scripted.emitter.on("warning", (event) => warnings.push(event));
     const output = await scripted.create({ ...ask, toolChoice: "required" });
