@@ -1,5 +1,6 @@
 import type { BenchConfig } from "./config.js";
-import type { OverheadSample } from "./measure.js";
+import type { Provider } from "./config.js";
+import type { AfterSDKSample, OverheadSample } from "./measure.js";
 import type { CallCase, ImportCase, Target } from "./summarize.js";
 
 export interface BenchResults {
@@ -11,6 +12,8 @@ export interface BenchResults {
   imports: ImportCase[];
   /** keelson's own time on a canned adapter, without network or SDK (median of the processes). */
   overhead: OverheadSample | undefined;
+  /** The same canned call taking turns with a raw SDK call, per provider (medians of the processes). */
+  afterSDK: ({ provider: Provider } & AfterSDKSample)[];
   targets: Target[];
   warnings: string[];
 }
@@ -51,9 +54,21 @@ export function markdownReport(results: BenchResults): string {
   if (results.overhead) {
     lines.push(
       "",
-      `keelson's own time on a canned adapter (no network, no SDK): ${results.overhead.callUs.toFixed(1)} µs per call, ` +
+      `keelson's own time on a canned adapter (no network, no SDK), in a tight loop: ${results.overhead.callUs.toFixed(1)} µs per call, ` +
         `${results.overhead.streamUs.toFixed(1)} µs per stream of ~210 chunks.`,
     );
+  }
+  if (results.afterSDK.length > 0) {
+    lines.push(
+      "",
+      "The same canned call taking turns with one raw SDK call (its response replayed from memory), as a keelson call follows the SDK's work (p50 µs):",
+      "",
+      "| SDK | keelson's call after the SDK's | the SDK's call after keelson's | the SDK's calls back to back | the SDK's call slowed by |",
+      "| --- | ---: | ---: | ---: | ---: |",
+    );
+    for (const s of results.afterSDK) {
+      lines.push(`| ${s.provider} | ${s.keelsonCallUs.toFixed(1)} | ${s.sdkCallUs.toFixed(1)} | ${s.sdkAloneCallUs.toFixed(1)} | ${(s.sdkCallUs - s.sdkAloneCallUs).toFixed(1)} |`);
+    }
   }
   lines.push("", "| target | measured | limit | met |", "| --- | ---: | ---: | :---: |");
   // Three decimals here, so that a ratio shown as 1.05× is never a miss of ≤ 1.05×.

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { readConfig, selectedCallCases } from "./config.js";
+import { readConfig, selectedCallCases, type Provider } from "./config.js";
 import { startFakeServer } from "./fake-server-process.js";
-import type { CallSample, ImportMode, ImportSample, Kind, OverheadSample, Path, Side } from "./measure.js";
-import { measureCalls, measureImport, measureOverhead, workerWarnings } from "./measure.js";
+import type { AfterSDKSample, CallSample, ImportMode, ImportSample, Kind, OverheadSample, Path, Side } from "./measure.js";
+import { measureAfterSDK, measureCalls, measureImport, measureOverhead, workerWarnings } from "./measure.js";
 import { markdownReport, summaryLine, type BenchResults } from "./report.js";
 import { checkTargets, collect, medianSample, type CallCase, type ImportCase } from "./summarize.js";
 
@@ -22,6 +22,7 @@ const server = await startFakeServer();
 const callSamples = new Map<string, Record<Side, CallSample[]>>();
 const importSamples = new Map<string, Record<Side, ImportSample[]>>();
 const overheadSamples: OverheadSample[] = [];
+const afterSDKSamples = new Map<Provider, AfterSDKSample[]>();
 try {
   for (let round = 0; round < config.rounds; round++) {
     log(`round ${round + 1}/${config.rounds}`);
@@ -45,8 +46,15 @@ try {
     }
   }
   if (casePattern.test("overhead")) {
-    log(`keelson's own overhead on a canned adapter (${config.rounds} processes)`);
-    for (let round = 0; round < config.rounds; round++) overheadSamples.push(await measureOverhead(config));
+    log(`keelson's own time on a canned adapter, alone and taking turns with each SDK (${config.rounds} rounds)`);
+    for (let round = 0; round < config.rounds; round++) {
+      overheadSamples.push(await measureOverhead(config));
+      for (const provider of config.providers) {
+        const samples = afterSDKSamples.get(provider) ?? [];
+        afterSDKSamples.set(provider, samples);
+        samples.push(await measureAfterSDK(provider, server.port, config, round % 2 === 0));
+      }
+    }
   }
 } finally {
   server.stop();
@@ -68,6 +76,7 @@ const results: BenchResults = {
   calls,
   imports,
   overhead: overheadSamples.length > 0 ? medianSample(overheadSamples) : undefined,
+  afterSDK: [...afterSDKSamples].map(([provider, samples]) => ({ provider, ...medianSample(samples) })),
   targets: checkTargets(calls, imports, config.providers),
   warnings: [...workerWarnings],
 };
