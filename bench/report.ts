@@ -1,5 +1,4 @@
-import type { BenchConfig } from "./config.js";
-import type { Provider } from "./config.js";
+import type { BenchConfig, Provider } from "./config.js";
 import type { AfterSDKSample, OverheadSample } from "./measure.js";
 import type { CallCase, ImportCase, Target } from "./summarize.js";
 
