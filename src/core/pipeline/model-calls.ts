@@ -42,10 +42,13 @@ export class ModelCalls {
   readonly #model: CalledModel;
   readonly #hooks: ModelHooks;
   readonly #host: CallHost;
+  /** The model's class name: constant for its calls, and a native accessor to read, so read once. */
+  readonly #modelClass: string;
   #cacheLayer: CacheLayer | undefined;
 
   constructor(model: CalledModel, hooks: ModelHooks) {
     this.#model = model;
+    this.#modelClass = model.constructor.name;
     this.#hooks = hooks;
     this.#host = {
       emitter: model.emitter,
@@ -58,7 +61,7 @@ export class ModelCalls {
   }
 
   prepare(input: ChatModelInput): PreparedCall {
-    const call = prepareCall(input, this.#model);
+    const call = prepareCall(input, this.#model, this.#modelClass);
     if (call.plan.rung !== "native" && call.plan.reason) {
       this.#hooks.emit("fallback", { input, rung: call.plan.rung, reason: call.plan.reason });
     }

@@ -41,7 +41,8 @@ export interface PreparedCall {
   instructions: string[];
 }
 
-export function prepareCall(input: ChatModelInput, settings: CallSettings): PreparedCall {
+/** `modelClass` is the model's class name, for copy-paste fixes in error messages (a model's calls read it once). */
+export function prepareCall(input: ChatModelInput, settings: CallSettings, modelClass: string): PreparedCall {
   validateInput(input);
   const { providerTools, toolsByName } = indexTools(input.tools);
   const choice = normalizeToolChoice(input.toolChoice);
@@ -61,8 +62,7 @@ export function prepareCall(input: ChatModelInput, settings: CallSettings): Prep
   const rules: OutputRules = {
     providerId: settings.providerId,
     modelId: settings.modelId,
-    // The class name, for copy-paste fixes in error messages.
-    modelClass: settings.constructor.name,
+    modelClass,
     toolChoiceSupport: settings.toolChoiceSupport,
     choice,
     plan,
