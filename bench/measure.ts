@@ -48,13 +48,18 @@ function keepWarnings(stderr: string): void {
   for (const line of stderr.split("\n")) if (line.trim() !== "" && !line.includes("--trace-warnings")) workerWarnings.add(line.replace(/\(node:\d+\)/, "(node)"));
 }
 
-export async function measureCalls(side: Side, provider: Provider, kind: Kind, path: Path, port: number, config: BenchConfig): Promise<CallSample> {
-  const { result, stderr } = await runNode(worker, [side, provider, kind, path], {
+/** What a worker timing calls against the fake server is told: where it is, and how many calls to make. */
+function callWorkerEnv(port: number, config: BenchConfig): Record<string, string> {
+  return {
     BENCH_PORT: String(port),
     BENCH_ITERATIONS: String(config.iterations),
     BENCH_WARMUP: String(config.warmup),
     BENCH_LISTENERS: config.listeners,
-  });
+  };
+}
+
+export async function measureCalls(side: Side, provider: Provider, kind: Kind, path: Path, port: number, config: BenchConfig): Promise<CallSample> {
+  const { result, stderr } = await runNode(worker, [side, provider, kind, path], callWorkerEnv(port, config));
   keepWarnings(stderr);
   const { times, cpuPerCallUs, peakRssBytes } = result as { times: number[]; cpuPerCallUs: number; peakRssBytes: number };
   return { p50Ms: median(times), meanMs: mean(times), cpuPerCallUs, peakRssBytes };
@@ -74,14 +79,8 @@ export async function measureOverhead(config: BenchConfig): Promise<OverheadSamp
 
 /** The after-sdk and sdk-alone processes of overhead-worker.mjs for one provider, the alone one first or second. */
 export async function measureAfterSDK(provider: Provider, port: number, config: BenchConfig, aloneFirst: boolean): Promise<AfterSDKSample> {
-  const env = {
-    BENCH_PORT: String(port),
-    BENCH_ITERATIONS: String(config.iterations),
-    BENCH_WARMUP: String(config.warmup),
-    BENCH_LISTENERS: config.listeners,
-  };
   const times = async (mode: "after-sdk" | "sdk-alone") => {
-    const { result, stderr } = await runNode(overheadWorker, [mode, provider], env);
+    const { result, stderr } = await runNode(overheadWorker, [mode, provider], callWorkerEnv(port, config));
     keepWarnings(stderr);
     return result as { keelsonCallUs?: number[]; sdkCallUs: number[] };
   };
