@@ -10,6 +10,7 @@ import type { CallEnd } from "../stream/chat-model-stream.js";
 import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
 import { learnedToolChoiceMessage, refusedToolChoice } from "../tool-choice/refused-tool-choice.js";
 import { CacheLayer, type CacheSettings } from "./cache-layer.js";
+import { CallShapes } from "./call-shapes.js";
 import type { CallHost } from "./call-host.js";
 import type { CallSettings, PreparedCall } from "./prepare-call.js";
 import { prepareCall } from "./prepare-call.js";
@@ -44,6 +45,7 @@ export class ModelCalls {
   readonly #host: CallHost;
   /** The model's class name: constant for its calls, and a native accessor to read, so read once. */
   readonly #modelClass: string;
+  readonly #shapes = new CallShapes();
   #cacheLayer: CacheLayer | undefined;
 
   constructor(model: CalledModel, hooks: ModelHooks) {
@@ -61,7 +63,7 @@ export class ModelCalls {
   }
 
   prepare(input: ChatModelInput): PreparedCall {
-    const call = prepareCall(input, this.#model, this.#modelClass);
+    const call = prepareCall(input, this.#model, this.#shapes, this.#modelClass);
     if (call.plan.rung !== "native" && call.plan.reason) {
       this.#hooks.emit("fallback", { input, rung: call.plan.rung, reason: call.plan.reason });
     }

@@ -4,7 +4,8 @@ import { isPlainObject } from "../schema/json-schema.js";
 import { toJSONSchema } from "../schema/to-json-schema.js";
 import { validatorFor } from "../schema/validate.js";
 import { strictSchema } from "../tool-choice/strict-schema.js";
-import type { CallSettings, PreparedCall } from "./prepare-call.js";
+import type { CallShape } from "./call-shape.js";
+import type { CallSettings } from "./prepare-call.js";
 
 const defaultName = "response";
 
@@ -13,7 +14,7 @@ const defaultName = "response";
  * one; else a synthetic tool carrying the schema, forced, where the provider can force one tool;
  * else an instruction in the prompt. The reply is validated the same way on every path.
  */
-export function planStructure(call: PreparedCall, format: ResponseFormat, settings: CallSettings): void {
+export function planStructure(call: CallShape, format: ResponseFormat, settings: CallSettings): void {
   if (call.plan.readsUnion) {
     throw new TypeError(
       `responseFormat cannot be combined with a forced tool call on ${settings.providerId} ${settings.modelId}: ` +
