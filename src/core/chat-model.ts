@@ -103,20 +103,22 @@ export abstract class ChatModel {
 
   /** One reply. */
   async create(input: ChatModelInput): Promise<ChatModelOutput> {
-    this.emit("start", { input });
+    // Each event's payload is built only when the event has a listener.
+    const { emitter } = this;
+    if (emitter.listening.start) emitter.emit("start", { input });
     const linked = callSignal(input?.signal, input?.timeout, false, this.plainCallsShareInertSignal);
     const { signal } = linked;
     try {
       throwIfAborted(signal);
       const calls = this.modelCalls(callPipeline.loaded ?? (await callPipeline.load()));
       const output = await calls.create(calls.prepare(input), signal);
-      this.emit("success", { input, output });
-      this.emit("finish", { input, output });
+      if (emitter.listening.success) emitter.emit("success", { input, output });
+      if (emitter.listening.finish) emitter.emit("finish", { input, output });
       return output;
     } catch (caught) {
       const error = callError(caught, signal);
-      this.emit("error", { input, error });
-      this.emit("finish", { input, error });
+      if (emitter.listening.error) emitter.emit("error", { input, error });
+      if (emitter.listening.finish) emitter.emit("finish", { input, error });
       throw error;
     } finally {
       linked.dispose();
@@ -201,7 +203,7 @@ export abstract class ChatModel {
   }
 
   private emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
-    if (this.emitter.listenerCount(event) === 0) return;
+    if (!this.emitter.listening[event]) return;
     (this.emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
   }
 }

@@ -174,6 +174,28 @@ describe("ChatModel", () => {
     });
   });
 
+  it("should call a create's listeners as they are at each call: once listeners once, removed ones never, with their context", async () => {
+    const model = new ScriptedChatModel([textStep("a"), textStep("b"), textStep("c")]);
+    const heard: string[] = [];
+    const context = { name: "ctx" };
+    const onFinish = function (this: { name: string }) {
+      heard.push(`finish:${this.name}`);
+    };
+    model.emitter.once("start", () => heard.push("start-once"));
+    model.emitter.on("finish", onFinish, context);
+    expect(model.emitter.listening).toMatchObject({ start: true, finish: true, success: false });
+    await model.create({ messages: [user("hi")] });
+    expect(model.emitter.listening.start).toBe(false);
+
+    model.emitter.on("success", ({ output }) => heard.push(`success:${output.text}`));
+    await model.create({ messages: [user("hi")] });
+    model.emitter.off("finish", onFinish, context);
+    model.emitter.removeAllListeners("success");
+    expect(model.emitter.listening).toMatchObject({ start: false, success: false, finish: false });
+    await model.create({ messages: [user("hi")] });
+    expect(heard).toEqual(["start-once", "finish:ctx", "success:b", "finish:ctx"]);
+  });
+
   describe("createStream", () => {
     it("should deliver text chunks as they arrive and assemble them in final()", async () => {
       const model = new ScriptedChatModel([streamStep(["Hel", "lo", " world"])]);

@@ -171,11 +171,11 @@ export class CacheLayer {
 }
 
 function hit(settings: CacheSettings, call: PreparedCall, key: string): void {
-  if (settings.emitter.listenerCount("cacheHit") > 0) settings.emitter.emit("cacheHit", { input: call.input, key });
+  if (settings.emitter.listening.cacheHit) settings.emitter.emit("cacheHit", { input: call.input, key });
 }
 
 function warn(settings: CacheSettings, call: PreparedCall, message: string): void {
-  if (settings.emitter.listenerCount("warning") > 0) {
+  if (settings.emitter.listening.warning) {
     settings.emitter.emit("warning", { input: call.input, code: "cache-error", message });
   }
 }

@@ -37,7 +37,7 @@ export function settleAttempt(
     if (!isOutputError(error)) throw error;
     attempts.push(attemptOf(raw, error.message));
     if (repairsDone >= host.maxRepairAttempts) throw error;
-    if (host.emitter.listenerCount("repair") > 0) {
+    if (host.emitter.listening.repair) {
       host.emitter.emit("repair", { input: call.input, attempt: attempts.length, error });
     }
     return { guidance: repairGuidance(error, call.plan.allowedTools), error };
