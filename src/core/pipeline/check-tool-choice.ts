@@ -9,25 +9,23 @@ import { toolCallError } from "./tool-call-error-for.js";
  */
 export function checkToolChoice(toolCalls: ToolCall[], text: string, rules: OutputRules, repairs: Repair[]): ToolCall[] {
   const { choice } = rules;
-  // Only an error quotes the reply: serialising the calls on every call was most of this check's time.
-  const reply = () => text || JSON.stringify(toolCalls.map(({ name, args }) => ({ name, arguments: args })));
   if (choice.mode === "none" && toolCalls.length > 0) {
-    throw toolCallError(rules, "tool-choice-violation", "no tool may be called in this reply: answer in text.", reply());
+    throw toolCallError(rules, "tool-choice-violation", "no tool may be called in this reply: answer in text.", replyOf(text, toolCalls));
   }
   if ((choice.mode === "required" || choice.mode === "single") && toolCalls.length === 0) {
     const wanted = choice.mode === "single" ? `the tool '${choice.toolName}'` : "one of the tools";
-    const error = toolCallError(rules, "tool-choice-violation", `you must call ${wanted}; the reply called none.`, reply());
+    const error = toolCallError(rules, "tool-choice-violation", `you must call ${wanted}; the reply called none.`, replyOf(text, toolCalls));
     if (rules.plan.rung === "native") error.message += ignoredChoiceAdvice(rules, choice.mode);
     throw error;
   }
   if (choice.mode === "single") {
-    const other = toolCalls.find((call) => call.name !== choice.toolName);
-    if (other) {
+    const other = otherTool(toolCalls, choice.toolName);
+    if (other !== undefined) {
       throw toolCallError(
         rules,
         "tool-choice-violation",
         `only the tool '${choice.toolName}' may be called in this reply; the reply called '${other.name}'.`,
-        reply(),
+        replyOf(text, toolCalls),
         other.name,
       );
     }
@@ -42,10 +40,21 @@ export function checkToolChoice(toolCalls: ToolCall[], text: string, rules: Outp
       rules,
       "parallel-calls",
       `call one tool at a time; the reply called ${toolCalls.length} (${toolCalls.map((call) => call.name).join(", ")}).`,
-      reply(),
+      replyOf(text, toolCalls),
     );
   }
   return toolCalls;
+}
+
+/** The reply an error quotes; only an error serialises the calls (doing it on every call was most of this check's time). */
+function replyOf(text: string, toolCalls: ToolCall[]): string {
+  return text || JSON.stringify(toolCalls.map(({ name, args }) => ({ name, arguments: args })));
+}
+
+/** The first call to a tool other than `name`. */
+function otherTool(toolCalls: ToolCall[], name: string): ToolCall | undefined {
+  for (let index = 0; index < toolCalls.length; index++) if (toolCalls[index]!.name !== name) return toolCalls[index];
+  return undefined;
 }
 
 /** The copy-paste fix for a provider that silently ignores a forced tool_choice. */

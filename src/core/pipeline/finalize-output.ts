@@ -46,7 +46,8 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
     }
   }
 
-  let toolCalls = rawCalls.map((call) => finalizeToolCall(call, rules, repairs));
+  let toolCalls: ToolCall[] = [];
+  for (let index = 0; index < rawCalls.length; index++) toolCalls.push(finalizeToolCall(rawCalls[index]!, rules, repairs));
   toolCalls = checkToolChoice(toolCalls, text, rules, repairs);
 
   let object: unknown;
@@ -103,7 +104,8 @@ function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, repairs: R
   if (!parsed.ok) {
     throw toolCallError(rules, "invalid-args", `tool '${call.name}': ${parsed.problem}`, String(call.args), call.name);
   }
-  for (const kind of parsed.repairs) {
+  for (let index = 0; index < parsed.repairs.length; index++) {
+    const kind = parsed.repairs[index]!;
     if (kind === "empty-args" && call.args !== "" && call.args != null) continue;
     repairs.push({ kind, detail: `arguments of '${call.name}': ${kind}`, toolName: call.name });
   }

@@ -1,4 +1,4 @@
-import { abortError, throwIfAborted } from "../../internal/abort.js";
+import { throwIfAborted } from "../../internal/abort.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../input.js";
 import type { Message } from "../messages.js";
@@ -27,10 +27,6 @@ interface AttemptRequest<T> {
 /**
  * Sends one attempt with transport retries. A provider's 400 that refuses a tool_choice value is
  * learned from once, and the same attempt goes again on the next rung without spending a retry.
- *
- * The first request goes out and its result comes back through this one frame: nearly every call
- * is answered at once, so the retry and learning steps are built only when it fails, its failure
- * becoming the retry loop's first attempt.
  */
 export async function requestWithRetry<T>(
   host: CallHost,
@@ -39,28 +35,60 @@ export async function requestWithRetry<T>(
   signal: AbortSignal,
   send: (input: ProviderInput, context: RunContext) => Promise<T>,
 ): Promise<T> {
-  if (signal.aborted) throw abortError(signal);
-  const request: AttemptRequest<T> = { host, state, guidance, signal, send };
+  throwIfAborted(signal);
   let result: T;
   try {
-    result = await sendOnce(request);
+    result = await sendFirst(host, state, guidance, signal, send);
   } catch (error) {
-    return withTransportRetry(
-      (attempt) => (attempt === 1 ? learnFrom(request, error) : sendLearning(request)),
-      signal,
-      state.call.maxRetries,
-      retryOptions(request),
-    );
+    return retryAfter(error, host, state, guidance, signal, send);
   }
   throwIfAborted(signal);
   return result;
+}
+
+/**
+ * An attempt's first request, sent: the adapter's own promise, for the caller to await in its own
+ * frame (nearly every call is answered at once). On failure the caller hands the error to
+ * `retryAfter`. Like `requestWithRetry`, the caller checks the signal before and after.
+ */
+export function sendFirst<T>(
+  host: CallHost,
+  state: CallState,
+  guidance: readonly Message[],
+  signal: AbortSignal,
+  send: (input: ProviderInput, context: RunContext) => Promise<T>,
+): Promise<T> {
+  state.requests++;
+  return send(providerInput(state.call, guidance, signal), { signal, attempt: state.requests });
+}
+
+/**
+ * The rest of an attempt once its first request failed: that failure is the retry loop's first
+ * attempt (learned from, or thrown when it is not retryable); the retry and learning steps are
+ * built only now.
+ */
+export function retryAfter<T>(
+  error: unknown,
+  host: CallHost,
+  state: CallState,
+  guidance: readonly Message[],
+  signal: AbortSignal,
+  send: (input: ProviderInput, context: RunContext) => Promise<T>,
+): Promise<T> {
+  const request: AttemptRequest<T> = { host, state, guidance, signal, send };
+  return withTransportRetry(
+    (attempt) => (attempt === 1 ? learnFrom(request, error) : sendLearning(request)),
+    signal,
+    state.call.maxRetries,
+    retryOptions(request),
+  );
 }
 
 function retryOptions({ host, state }: AttemptRequest<unknown>): TransportRetryOptions {
   return {
     ...host.retry,
     onRetry: (attempt, error, delayMs) => {
-      if (host.emitter.listenerCount("retry") > 0) {
+      if (host.emitter.listening.retry) {
         host.emitter.emit("retry", { input: state.call.input, attempt, error, delayMs });
       }
     },
@@ -86,7 +114,6 @@ async function learnFrom<T>(request: AttemptRequest<T>, error: unknown): Promise
   return await sendOnce(request);
 }
 
-function sendOnce<T>({ state, guidance, signal, send }: AttemptRequest<T>): Promise<T> {
-  state.requests++;
-  return send(providerInput(state.call, guidance, signal), { signal, attempt: state.requests });
+function sendOnce<T>({ host, state, guidance, signal, send }: AttemptRequest<T>): Promise<T> {
+  return sendFirst(host, state, guidance, signal, send);
 }
