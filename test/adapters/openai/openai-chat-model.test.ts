@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { OpenAIChatModel } from "../../../src/adapters/openai/index.js";
 import type { OpenAIChatModelOptions } from "../../../src/adapters/openai/index.js";
 import { ProviderError } from "../../../src/index.js";
-import type { ChatModelInput, ChatModelOutput } from "../../../src/index.js";
+import type { ChatModelInput, ChatModelOutput, ToolDefinition } from "../../../src/index.js";
 import type { LoopbackServer } from "../../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../../support/loopback-server.js";
 import { openAITextReply, readOwnOpenAIFixture } from "../../support/openai-wire.js";
@@ -72,6 +72,22 @@ describe("OpenAIChatModel", () => {
       ]);
       expect(request!.json.tool_choice).toEqual({ type: "function", function: { name: "get_weather" } });
       expect(request!.json.parallel_tool_calls).toBe(false);
+    });
+
+    it("should send what a reused tools array holds at each call, a tool added or a description changed in place", async () => {
+      answerWith("chat-one-tool-call.json", "chat-tool-call-split.sse");
+      const subject = model();
+      const lookup = { ...time, description: "first" };
+      const tools: ToolDefinition[] = [weather];
+      const input = { messages: user, tools, toolChoice: { type: "tool" as const, name: "get_weather" } };
+      await run(subject, input);
+      tools.push(lookup);
+      await run(subject, input);
+      lookup.description = "second";
+      await run(subject, input);
+      const sent = server.requests.map((request) => (request.json.tools as { function: { name: string; description?: string } }[]).map((tool) => tool.function));
+      expect(sent.map((functions) => functions.map((fn) => fn.name))).toEqual([["get_weather"], ["get_weather", "get_time"], ["get_weather", "get_time"]]);
+      expect(sent.map((functions) => functions[1]?.description)).toEqual([undefined, "first", "second"]);
     });
 
     it("should send tool_choice 'required' natively when the support set has it", async () => {
