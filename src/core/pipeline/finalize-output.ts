@@ -15,7 +15,7 @@ import { checkToolChoice } from "./check-tool-choice.js";
 import { toolCallError } from "./tool-call-error-for.js";
 
 /** The caller's output but for `meta`, which the attempt loop adds to this same object. */
-export type FinalOutput = Omit<ChatModelOutput, "meta"> & Partial<Pick<ChatModelOutput, "meta">>;
+export type FinalOutput = Omit<ChatModelOutput, "meta"> & { meta: ChatModelOutput["meta"] | undefined };
 
 /**
  * Turns what an adapter returned into the caller's output: tool calls read back from a tool union,
@@ -72,7 +72,8 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   const reported = raw.finishReason ?? "stop";
   const finishReason = toolCalls.length > 0 && reported === "stop" ? "tool-calls" : reported;
   const message: ChatModelOutput["message"] = { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, toolCalls) };
-  const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw };
+  // `meta` is the attempt loop's to fill; its slot is made here, so filling it adds no property.
+  const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw, meta: undefined };
   if (object !== undefined) final.object = object;
   return final;
 }

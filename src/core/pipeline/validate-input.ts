@@ -1,8 +1,6 @@
 import type { ChatModelInput } from "../input.js";
 import type { Message } from "../messages.js";
 
-const roles = new Set(["system", "user", "assistant", "tool"]);
-
 /** Eager checks of a call's input, each failing with a TypeError that says what to change. */
 export function validateInput(input: ChatModelInput): void {
   if (input === null || typeof input !== "object") {
@@ -27,17 +25,33 @@ export function validateInput(input: ChatModelInput): void {
   }
 }
 
+/** One message's checks, by role (a switch, not a lookup: this runs for every message of every call). */
 function validateMessage(message: Message, index: number): void {
-  if (message === null || typeof message !== "object" || !roles.has(message.role)) {
-    throw new TypeError(`input.messages[${index}] must have role "system", "user", "assistant" or "tool".`);
+  if (message === null || typeof message !== "object") throw noRole(index);
+  const { content } = message;
+  switch (message.role) {
+    case "system":
+      if (typeof content !== "string") throw new TypeError(`input.messages[${index}]: a system message's content must be a string.`);
+      return;
+    case "user":
+    case "assistant":
+      if (typeof content !== "string" && !Array.isArray(content)) throw notContent(index);
+      return;
+    case "tool":
+      if (typeof content !== "string" && !Array.isArray(content)) throw notContent(index);
+      if (typeof message.toolCallId !== "string" || typeof message.toolName !== "string") {
+        throw new TypeError(`input.messages[${index}] is a tool result: it needs toolCallId and toolName (from the tool call it answers).`);
+      }
+      return;
+    default:
+      throw noRole(index);
   }
-  if (typeof message.content !== "string" && !Array.isArray(message.content)) {
-    throw new TypeError(`input.messages[${index}].content must be a string or an array of parts.`);
-  }
-  if (message.role === "tool" && (typeof message.toolCallId !== "string" || typeof message.toolName !== "string")) {
-    throw new TypeError(`input.messages[${index}] is a tool result: it needs toolCallId and toolName (from the tool call it answers).`);
-  }
-  if (message.role === "system" && typeof message.content !== "string") {
-    throw new TypeError(`input.messages[${index}]: a system message's content must be a string.`);
-  }
+}
+
+function noRole(index: number): TypeError {
+  return new TypeError(`input.messages[${index}] must have role "system", "user", "assistant" or "tool".`);
+}
+
+function notContent(index: number): TypeError {
+  return new TypeError(`input.messages[${index}].content must be a string or an array of parts.`);
 }

@@ -4,7 +4,7 @@ import { maxRepairLength, parseJSONValue } from "./parse-json-value.js";
 import { safeJSONParse } from "../../internal/safe-json.js";
 
 export type ParsedArguments =
-  | { ok: true; args: Record<string, unknown>; repairs: RepairKind[] }
+  | { ok: true; args: Record<string, unknown>; repairs: readonly RepairKind[] }
   | { ok: false; problem: string };
 
 /**
@@ -23,6 +23,9 @@ export function parseToolArguments(raw: unknown, repair = true): ParsedArguments
   return { ok: false, problem: `the arguments must be a JSON object, got ${describe(raw)}` };
 }
 
+/** The usual case's repairs: none, one shared list (nothing adds to a parse's repairs). */
+const noRepairs: readonly RepairKind[] = Object.freeze([]);
+
 /**
  * Argument text: a strict JSON object at once (the usual case); else empty text as no arguments,
  * text nested past the limit refused before any parsing, and the rest repaired or, without repair,
@@ -30,7 +33,7 @@ export function parseToolArguments(raw: unknown, repair = true): ParsedArguments
  */
 function parseArgumentText(text: string, repair: boolean): ParsedArguments {
   const object = strictObject(text);
-  if (object !== undefined) return { ok: true, args: object, repairs: [] };
+  if (object !== undefined) return { ok: true, args: object, repairs: noRepairs };
   if (text.trim() === "") return { ok: true, args: {}, repairs: ["empty-args"] };
   if (textNestingDepth(text) > maxNestingDepth) return nestedTooDeep();
   return repair ? repairArguments(text) : parseStrictly(text);
