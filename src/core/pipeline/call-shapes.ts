@@ -7,6 +7,7 @@ import type { ToolIndex } from "./tool-index.js";
 
 /** What a shape was made from: the call's fields and the model's settings, as they were then. */
 interface ShapeSource {
+  shape: CallShape;
   index: ToolIndex;
   toolChoice: unknown;
   toolChoiceName: unknown;
@@ -17,20 +18,9 @@ interface ShapeSource {
   formatType: unknown;
   formatName: unknown;
   formatSchema: unknown;
-  providerId: string;
-  modelId: string;
   support: ReadonlySet<string>;
-  supportModes: number;
-  supportsToolCalling: boolean;
-  supportsStructuredOutput: boolean;
-  supportsTopLevelUnion: boolean;
-  strictResponseFormat: boolean;
-  toolCallFallbackViaResponseFormat: boolean;
-  allowParallelToolCalls: boolean;
-  ignoreParallelToolCalls: boolean;
-  fixInvalidToolCalls: boolean;
-  recoverTextToolCallsOnAuto: boolean;
-  retryOnEmptyResponse: boolean;
+  /** The model's switches and the modes its support set holds, as bits (settingBits). */
+  settings: number;
 }
 
 /**
@@ -39,26 +29,26 @@ interface ShapeSource {
  * the union schema's key were rebuilt for each. Anything the shape reads makes a new one when it
  * differs: another tools array or a tool changed in place (the tool index), another tool_choice,
  * fallback tool or response format (or one of their names or schemas changed in place), a model
- * setting assigned, or its toolChoiceSupport replaced or changed in place.
+ * setting assigned, or its toolChoiceSupport replaced or changed in place. (The model's providerId
+ * and modelId are read-only, and not compared.)
  */
 export class CallShapes {
-  #source: ShapeSource | undefined;
-  #shape: CallShape | undefined;
+  #last: ShapeSource | undefined;
 
   shape(input: ChatModelInput, index: ToolIndex, settings: CallSettings, modelClass: string): CallShape {
-    const source = this.#source;
-    if (source !== undefined && sameSource(source, input, index, settings)) return this.#shape!;
+    const last = this.#last;
+    if (last !== undefined && sameSource(last, input, index, settings)) return last.shape;
     // Made before it is kept: a call that throws here leaves the last good shape in place.
     const shape = shapeCall(input, index, settings, modelClass);
-    this.#source = sourceOf(input, index, settings);
-    this.#shape = shape;
+    this.#last = sourceOf(shape, input, index, settings);
     return shape;
   }
 }
 
-function sourceOf(input: ChatModelInput, index: ToolIndex, settings: CallSettings): ShapeSource {
+function sourceOf(shape: CallShape, input: ChatModelInput, index: ToolIndex, settings: CallSettings): ShapeSource {
   const format = plainFormat(input.responseFormat);
   return {
+    shape,
     index,
     toolChoice: input.toolChoice,
     toolChoiceName: nameOf(input.toolChoice),
@@ -69,55 +59,31 @@ function sourceOf(input: ChatModelInput, index: ToolIndex, settings: CallSetting
     formatType: format?.type,
     formatName: format?.name,
     formatSchema: format?.schema,
-    providerId: settings.providerId,
-    modelId: settings.modelId,
     support: settings.toolChoiceSupport,
-    supportModes: supportModes(settings.toolChoiceSupport),
-    supportsToolCalling: settings.supportsToolCalling,
-    supportsStructuredOutput: settings.supportsStructuredOutput,
-    supportsTopLevelUnion: settings.supportsTopLevelUnion,
-    strictResponseFormat: settings.strictResponseFormat,
-    toolCallFallbackViaResponseFormat: settings.toolCallFallbackViaResponseFormat,
-    allowParallelToolCalls: settings.allowParallelToolCalls,
-    ignoreParallelToolCalls: settings.ignoreParallelToolCalls,
-    fixInvalidToolCalls: settings.fixInvalidToolCalls,
-    recoverTextToolCallsOnAuto: settings.recoverTextToolCallsOnAuto,
-    retryOnEmptyResponse: settings.retryOnEmptyResponse,
+    settings: settingBits(settings),
   };
 }
 
+/** Compact on purpose: this runs on every call, so it reads each field once and compares numbers where it can. */
 function sameSource(source: ShapeSource, input: ChatModelInput, index: ToolIndex, settings: CallSettings): boolean {
-  if (
-    source.index !== index ||
-    source.toolChoice !== input.toolChoice ||
-    source.toolChoiceName !== nameOf(input.toolChoice) ||
-    source.parallelToolCalls !== input.parallelToolCalls ||
-    source.fallbackTool !== input.fallbackTool ||
-    source.fallbackName !== nameOf(input.fallbackTool) ||
-    source.responseFormat !== input.responseFormat
-  ) {
-    return false;
-  }
-  const format = plainFormat(input.responseFormat);
-  if (format !== undefined && (source.formatType !== format.type || source.formatName !== format.name || source.formatSchema !== format.schema)) {
-    return false;
-  }
+  const { toolChoice, fallbackTool, responseFormat } = input;
   return (
-    source.providerId === settings.providerId &&
-    source.modelId === settings.modelId &&
+    source.index === index &&
+    source.toolChoice === toolChoice &&
+    (typeof toolChoice !== "object" || source.toolChoiceName === nameOf(toolChoice)) &&
+    source.parallelToolCalls === input.parallelToolCalls &&
+    source.fallbackTool === fallbackTool &&
+    (typeof fallbackTool !== "object" || source.fallbackName === nameOf(fallbackTool)) &&
+    source.responseFormat === responseFormat &&
+    (responseFormat === undefined || sameFormat(source, responseFormat)) &&
     source.support === settings.toolChoiceSupport &&
-    source.supportModes === supportModes(settings.toolChoiceSupport) &&
-    source.supportsToolCalling === settings.supportsToolCalling &&
-    source.supportsStructuredOutput === settings.supportsStructuredOutput &&
-    source.supportsTopLevelUnion === settings.supportsTopLevelUnion &&
-    source.strictResponseFormat === settings.strictResponseFormat &&
-    source.toolCallFallbackViaResponseFormat === settings.toolCallFallbackViaResponseFormat &&
-    source.allowParallelToolCalls === settings.allowParallelToolCalls &&
-    source.ignoreParallelToolCalls === settings.ignoreParallelToolCalls &&
-    source.fixInvalidToolCalls === settings.fixInvalidToolCalls &&
-    source.recoverTextToolCallsOnAuto === settings.recoverTextToolCallsOnAuto &&
-    source.retryOnEmptyResponse === settings.retryOnEmptyResponse
+    source.settings === settingBits(settings)
   );
+}
+
+function sameFormat(source: ShapeSource, given: unknown): boolean {
+  const format = plainFormat(given);
+  return format === undefined || (source.formatType === format.type && source.formatName === format.name && source.formatSchema === format.schema);
 }
 
 /** A response format's own fields, when it is a plain object (a wrapper `{ type, name, schema }` or a JSON Schema). */
@@ -130,7 +96,23 @@ function nameOf(value: unknown): unknown {
   return value !== null && typeof value === "object" ? (value as { name?: unknown }).name : undefined;
 }
 
-/** The modes a support set holds, as bits: a set changed in place (same object) reads differently. */
-function supportModes(support: ReadonlySet<string>): number {
-  return (support.has("auto") ? 1 : 0) | (support.has("none") ? 2 : 0) | (support.has("required") ? 4 : 0) | (support.has("single") ? 8 : 0);
+/** The model's switches a shape reads, and the modes its support set holds (a set changed in place reads differently), as bits. */
+function settingBits(settings: CallSettings): number {
+  const support = settings.toolChoiceSupport;
+  return (
+    (settings.supportsToolCalling ? 1 : 0) |
+    (settings.supportsStructuredOutput ? 2 : 0) |
+    (settings.supportsTopLevelUnion ? 4 : 0) |
+    (settings.strictResponseFormat ? 8 : 0) |
+    (settings.toolCallFallbackViaResponseFormat ? 16 : 0) |
+    (settings.allowParallelToolCalls ? 32 : 0) |
+    (settings.ignoreParallelToolCalls ? 64 : 0) |
+    (settings.fixInvalidToolCalls ? 128 : 0) |
+    (settings.recoverTextToolCallsOnAuto ? 256 : 0) |
+    (settings.retryOnEmptyResponse ? 512 : 0) |
+    (support.has("auto") ? 1024 : 0) |
+    (support.has("none") ? 2048 : 0) |
+    (support.has("required") ? 4096 : 0) |
+    (support.has("single") ? 8192 : 0)
+  );
 }
