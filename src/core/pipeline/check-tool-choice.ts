@@ -1,3 +1,4 @@
+import type { ToolCallError } from "../errors/tool-call-error.js";
 import type { ToolCall } from "../messages.js";
 import type { Repair } from "../output.js";
 import type { OutputRules } from "./output-rules.js";
@@ -6,44 +7,56 @@ import { toolCallError } from "./tool-call-error-for.js";
 /**
  * Checks the calls against what the caller asked for: no call under "none", a call under
  * "required", the named tool in single mode, and one call unless parallel calls are allowed.
+ * The checks come first and each failure is worded in its own function: this runs on every reply,
+ * and its code stays small.
  */
 export function checkToolChoice(toolCalls: ToolCall[], text: string, rules: OutputRules, repairs: Repair[]): ToolCall[] {
   const { choice } = rules;
-  if (choice.mode === "none" && toolCalls.length > 0) {
-    throw toolCallError(rules, "tool-choice-violation", "no tool may be called in this reply: answer in text.", replyOf(text, toolCalls));
-  }
-  if ((choice.mode === "required" || choice.mode === "single") && toolCalls.length === 0) {
-    const wanted = choice.mode === "single" ? `the tool '${choice.toolName}'` : "one of the tools";
-    const error = toolCallError(rules, "tool-choice-violation", `you must call ${wanted}; the reply called none.`, replyOf(text, toolCalls));
-    if (rules.plan.rung === "native") error.message += ignoredChoiceAdvice(rules, choice.mode);
-    throw error;
-  }
-  if (choice.mode === "single") {
-    const other = otherTool(toolCalls, choice.toolName);
-    if (other !== undefined) {
-      throw toolCallError(
-        rules,
-        "tool-choice-violation",
-        `only the tool '${choice.toolName}' may be called in this reply; the reply called '${other.name}'.`,
-        replyOf(text, toolCalls),
-        other.name,
-      );
-    }
-  }
-  if (toolCalls.length > 1 && !rules.allowParallel) {
-    if (rules.ignoreParallel) {
-      const dropped = toolCalls.slice(1).map((call) => call.name);
-      repairs.push({ kind: "parallel-calls-dropped", detail: `kept the first call and dropped ${dropped.join(", ")}` });
-      return toolCalls.slice(0, 1);
-    }
-    throw toolCallError(
-      rules,
-      "parallel-calls",
-      `call one tool at a time; the reply called ${toolCalls.length} (${toolCalls.map((call) => call.name).join(", ")}).`,
-      replyOf(text, toolCalls),
-    );
-  }
+  const count = toolCalls.length;
+  if (choice.mode === "none" ? count > 0 : choice.mode !== "auto" && count === 0) throw choiceViolation(toolCalls, text, rules);
+  if (choice.mode === "single" && otherTool(toolCalls, choice.toolName) !== undefined) throw choiceViolation(toolCalls, text, rules);
+  if (count > 1 && !rules.allowParallel) return tooManyCalls(toolCalls, text, rules, repairs);
   return toolCalls;
+}
+
+/** The error for calls the tool_choice does not allow: any under "none", none when one is forced, another tool than the one forced. */
+function choiceViolation(toolCalls: ToolCall[], text: string, rules: OutputRules): ToolCallError {
+  const { choice } = rules;
+  const reply = replyOf(text, toolCalls);
+  if (choice.mode === "none") {
+    return toolCallError(rules, "tool-choice-violation", "no tool may be called in this reply: answer in text.", reply);
+  }
+  if (toolCalls.length === 0) {
+    const mode = choice.mode === "single" ? "single" : "required";
+    const wanted = choice.mode === "single" ? `the tool '${choice.toolName}'` : "one of the tools";
+    const error = toolCallError(rules, "tool-choice-violation", `you must call ${wanted}; the reply called none.`, reply);
+    if (rules.plan.rung === "native") error.message += ignoredChoiceAdvice(rules, mode);
+    return error;
+  }
+  const forced = choice.mode === "single" ? choice.toolName : "";
+  const other = otherTool(toolCalls, forced)!;
+  return toolCallError(
+    rules,
+    "tool-choice-violation",
+    `only the tool '${forced}' may be called in this reply; the reply called '${other.name}'.`,
+    reply,
+    other.name,
+  );
+}
+
+/** Several calls where one is allowed: the first kept (ignoreParallelToolCalls), else the error. */
+function tooManyCalls(toolCalls: ToolCall[], text: string, rules: OutputRules, repairs: Repair[]): ToolCall[] {
+  if (rules.ignoreParallel) {
+    const dropped = toolCalls.slice(1).map((call) => call.name);
+    repairs.push({ kind: "parallel-calls-dropped", detail: `kept the first call and dropped ${dropped.join(", ")}` });
+    return toolCalls.slice(0, 1);
+  }
+  throw toolCallError(
+    rules,
+    "parallel-calls",
+    `call one tool at a time; the reply called ${toolCalls.length} (${toolCalls.map((call) => call.name).join(", ")}).`,
+    replyOf(text, toolCalls),
+  );
 }
 
 /** The reply an error quotes; only an error serialises the calls (doing it on every call was most of this check's time). */

@@ -3,7 +3,9 @@ import { EmptyResponseError } from "../errors/empty-response-error.js";
 import { StructuredOutputError } from "../errors/structured-output-error.js";
 import type { AssistantContentPart, ToolCall } from "../messages.js";
 import { messageText, messageToolCalls } from "../messages.js";
-import type { ChatModelOutput, ProviderOutput, ProviderToolCall, Repair } from "../output.js";
+import type { ToolCallError } from "../errors/tool-call-error.js";
+import type { ProviderTool } from "../input.js";
+import type { ChatModelOutput, ProviderOutput, ProviderToolCall, Repair, RepairKind } from "../output.js";
 import { normalizeUsage } from "../usage.js";
 import { readToolUnion } from "../tool-choice/read-tool-union.js";
 import { dropNullOptionals } from "../tool-choice/strict-schema.js";
@@ -28,22 +30,9 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   const reasoning = raw.reasoning ?? "";
   let rawCalls: ProviderToolCall[] = raw.toolCalls ?? (raw.message ? messageToolCalls(raw.message) : []);
 
-  if (rules.plan.readsUnion && rawCalls.length === 0) {
-    const reading = readToolUnion(text, rules.fallbackTool);
-    if (!reading.ok) throw toolCallError(rules, "tool-choice-violation", reading.problem, text);
-    rawCalls = reading.calls;
-    for (const kind of reading.repairs) repairs.push({ kind, detail: `tool-union reply: ${kind}` });
-    text = "";
-  } else if (rawCalls.length === 0 && text !== "" && shouldRecover(rules)) {
-    const recovered = recoverTextToolCalls(text, (name) => rules.validators.has(name));
-    const usable = recovered.filter((call) => argumentsAreValid(call, rules));
-    if (usable.length > 0) {
-      rawCalls = usable;
-      repairs.push({ kind: "text-tool-call", detail: `recovered ${usable.length} tool call(s) written as text` });
-      // Prose before a <tool_call> tag stays as text; a bare JSON call leaves none.
-      const tag = text.indexOf("<tool_call>");
-      text = tag === -1 ? "" : text.slice(0, tag).trim();
-    }
+  if (rawCalls.length === 0 && (rules.plan.readsUnion || (text !== "" && shouldRecover(rules)))) {
+    const read = rules.plan.readsUnion ? readUnionReply(text, rules, repairs) : recoverFromText(text, rules, repairs);
+    if (read !== undefined) ({ calls: rawCalls, text } = read);
   }
 
   let toolCalls: ToolCall[] = [];
@@ -60,13 +49,7 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   }
 
   const empty = text === "" && toolCalls.length === 0 && object === undefined;
-  if (empty && rules.retryOnEmptyResponse && raw.finishReason !== "content-filter") {
-    throw new EmptyResponseError(
-      `${rules.providerId} ${rules.modelId} returned an empty response (no text and no tool call` +
-        `${reasoning ? ", only reasoning" : ""}, finish reason '${raw.finishReason ?? "unknown"}').`,
-      { providerId: rules.providerId, modelId: rules.modelId },
-    );
-  }
+  if (empty && rules.retryOnEmptyResponse && raw.finishReason !== "content-filter") throw emptyResponse(raw, reasoning, rules);
 
   // A forced call read from text ends "stop" on the wire; to the caller it is a tool call.
   const reported = raw.finishReason ?? "stop";
@@ -76,6 +59,32 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw, meta: undefined };
   if (object !== undefined) final.object = object;
   return final;
+}
+
+/** The calls a tool-union reply holds (the reply's text is then no text of the caller's). */
+function readUnionReply(text: string, rules: OutputRules, repairs: Repair[]): { calls: ProviderToolCall[]; text: string } {
+  const reading = readToolUnion(text, rules.fallbackTool);
+  if (!reading.ok) throw toolCallError(rules, "tool-choice-violation", reading.problem, text);
+  for (const kind of reading.repairs) repairs.push({ kind, detail: `tool-union reply: ${kind}` });
+  return { calls: reading.calls, text: "" };
+}
+
+/** Tool calls written as text, when there are usable ones: the calls, and the prose before a <tool_call> tag (a bare JSON call leaves none). */
+function recoverFromText(text: string, rules: OutputRules, repairs: Repair[]): { calls: ProviderToolCall[]; text: string } | undefined {
+  const recovered = recoverTextToolCalls(text, (name) => rules.validators.has(name));
+  const usable = recovered.filter((call) => argumentsAreValid(call, rules));
+  if (usable.length === 0) return undefined;
+  repairs.push({ kind: "text-tool-call", detail: `recovered ${usable.length} tool call(s) written as text` });
+  const tag = text.indexOf("<tool_call>");
+  return { calls: usable, text: tag === -1 ? "" : text.slice(0, tag).trim() };
+}
+
+function emptyResponse(raw: ProviderOutput, reasoning: string, rules: OutputRules): EmptyResponseError {
+  return new EmptyResponseError(
+    `${rules.providerId} ${rules.modelId} returned an empty response (no text and no tool call` +
+      `${reasoning ? ", only reasoning" : ""}, finish reason '${raw.finishReason ?? "unknown"}').`,
+    { providerId: rules.providerId, modelId: rules.modelId },
+  );
 }
 
 function shouldRecover(rules: OutputRules): boolean {
@@ -89,46 +98,53 @@ function argumentsAreValid(call: ProviderToolCall, rules: OutputRules): boolean 
   return parsed.ok && rules.validators.get(call.name)!.validate(parsed.args).success;
 }
 
+/** One call made final: its tool known, its arguments parsed (repaired), validated and given an id. Failures are worded apart (the code run per call stays small). */
 function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, repairs: Repair[]): ToolCall {
   const entry = rules.validators.get(call.name);
-  if (!entry) {
-    const known = [...rules.validators.keys()];
-    throw toolCallError(
-      rules,
-      "unknown-tool",
-      `there is no tool named ${JSON.stringify(call.name)}. ${known.length ? `Available tools: ${known.join(", ")}.` : "No tools are available for this reply."}`,
-      JSON.stringify({ name: call.name, arguments: call.args }),
-      call.name,
-    );
-  }
+  if (entry === undefined) throw unknownTool(call, rules);
   const parsed = parseToolArguments(call.args, rules.fixInvalidToolCalls);
-  if (!parsed.ok) {
-    throw toolCallError(rules, "invalid-args", `tool '${call.name}': ${parsed.problem}`, String(call.args), call.name);
-  }
-  for (let index = 0; index < parsed.repairs.length; index++) {
-    const kind = parsed.repairs[index]!;
-    if (kind === "empty-args" && call.args !== "" && call.args != null) continue;
-    repairs.push({ kind, detail: `arguments of '${call.name}': ${kind}`, toolName: call.name });
-  }
+  if (!parsed.ok) throw toolCallError(rules, "invalid-args", `tool '${call.name}': ${parsed.problem}`, String(call.args), call.name);
+  if (parsed.repairs.length > 0) noteArgumentRepairs(call, parsed.repairs, repairs);
   const strictUnion = rules.plan.responseFormat?.type === "json-schema" && rules.plan.responseFormat.strict === true;
   const args = rules.structure?.strict || strictUnion ? (dropNullOptionals(parsed.args, entry.tool.parameters) as Record<string, unknown>) : parsed.args;
   const result = entry.validate(args);
-  if (!result.success) {
-    throw toolCallError(
-      rules,
-      "invalid-args",
-      `the arguments of tool '${call.name}' do not match its schema: ${result.issues.join("; ")}. ` +
-        `The schema is ${JSON.stringify(entry.tool.parameters)}.`,
-      JSON.stringify(args),
-      call.name,
-    );
-  }
-  let id = call.id;
-  if (!id) {
-    id = generateToolCallId();
-    repairs.push({ kind: "missing-id", detail: `gave the call to '${call.name}' the id ${id}`, toolName: call.name });
-  }
+  if (!result.success) throw argumentsMismatch(call, args, result.issues, entry.tool, rules);
+  const id = call.id || missingId(call, repairs);
   return { type: "tool-call", id, name: call.name, args: result.value as Record<string, unknown> };
+}
+
+function unknownTool(call: ProviderToolCall, rules: OutputRules): ToolCallError {
+  const known = [...rules.validators.keys()];
+  return toolCallError(
+    rules,
+    "unknown-tool",
+    `there is no tool named ${JSON.stringify(call.name)}. ${known.length ? `Available tools: ${known.join(", ")}.` : "No tools are available for this reply."}`,
+    JSON.stringify({ name: call.name, arguments: call.args }),
+    call.name,
+  );
+}
+
+function noteArgumentRepairs(call: ProviderToolCall, kinds: readonly RepairKind[], repairs: Repair[]): void {
+  for (const kind of kinds) {
+    if (kind === "empty-args" && call.args !== "" && call.args != null) continue;
+    repairs.push({ kind, detail: `arguments of '${call.name}': ${kind}`, toolName: call.name });
+  }
+}
+
+function argumentsMismatch(call: ProviderToolCall, args: unknown, issues: string[], tool: ProviderTool, rules: OutputRules): ToolCallError {
+  return toolCallError(
+    rules,
+    "invalid-args",
+    `the arguments of tool '${call.name}' do not match its schema: ${issues.join("; ")}. The schema is ${JSON.stringify(tool.parameters)}.`,
+    JSON.stringify(args),
+    call.name,
+  );
+}
+
+function missingId(call: ProviderToolCall, repairs: Repair[]): string {
+  const id = generateToolCallId();
+  repairs.push({ kind: "missing-id", detail: `gave the call to '${call.name}' the id ${id}`, toolName: call.name });
+  return id;
 }
 
 function parseStructure(text: string, rules: OutputRules, repairs: Repair[]): unknown {
