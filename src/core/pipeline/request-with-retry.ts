@@ -15,34 +15,29 @@ export interface CallState {
   learned: boolean;
 }
 
-/** One attempt's request, as the steps of sending it need it. */
-interface AttemptRequest<T> {
-  host: CallHost;
-  state: CallState;
+/** One attempt's request, as the steps of sending it need it (a call's attempts share one, its guidance set per re-ask). */
+export interface AttemptRequest<T> {
+  readonly host: CallHost;
+  readonly state: CallState;
+  /** Temporary repair guidance sent after the caller's messages. */
   guidance: readonly Message[];
-  signal: AbortSignal;
-  send: (input: ProviderInput, context: RunContext) => Promise<T>;
+  readonly signal: AbortSignal;
+  readonly send: (input: ProviderInput, context: RunContext) => Promise<T>;
 }
 
 /**
  * Sends one attempt with transport retries. A provider's 400 that refuses a tool_choice value is
  * learned from once, and the same attempt goes again on the next rung without spending a retry.
  */
-export async function requestWithRetry<T>(
-  host: CallHost,
-  state: CallState,
-  guidance: readonly Message[],
-  signal: AbortSignal,
-  send: (input: ProviderInput, context: RunContext) => Promise<T>,
-): Promise<T> {
-  throwIfAborted(signal);
+export async function requestWithRetry<T>(request: AttemptRequest<T>): Promise<T> {
+  throwIfAborted(request.signal);
   let result: T;
   try {
-    result = await sendFirst(host, state, guidance, signal, send);
+    result = await sendFirst(request);
   } catch (error) {
-    return retryAfter(error, host, state, guidance, signal, send);
+    return retryAfter(request, error);
   }
-  throwIfAborted(signal);
+  throwIfAborted(request.signal);
   return result;
 }
 
@@ -51,13 +46,7 @@ export async function requestWithRetry<T>(
  * frame (nearly every call is answered at once). On failure the caller hands the error to
  * `retryAfter`. Like `requestWithRetry`, the caller checks the signal before and after.
  */
-export function sendFirst<T>(
-  host: CallHost,
-  state: CallState,
-  guidance: readonly Message[],
-  signal: AbortSignal,
-  send: (input: ProviderInput, context: RunContext) => Promise<T>,
-): Promise<T> {
+export function sendFirst<T>({ state, guidance, signal, send }: AttemptRequest<T>): Promise<T> {
   state.requests++;
   return send(providerInput(state.call, guidance, signal), { signal, attempt: state.requests });
 }
@@ -67,19 +56,11 @@ export function sendFirst<T>(
  * attempt (learned from, or thrown when it is not retryable); the retry and learning steps are
  * built only now.
  */
-export function retryAfter<T>(
-  error: unknown,
-  host: CallHost,
-  state: CallState,
-  guidance: readonly Message[],
-  signal: AbortSignal,
-  send: (input: ProviderInput, context: RunContext) => Promise<T>,
-): Promise<T> {
-  const request: AttemptRequest<T> = { host, state, guidance, signal, send };
+export function retryAfter<T>(request: AttemptRequest<T>, error: unknown): Promise<T> {
   return withTransportRetry(
     (attempt) => (attempt === 1 ? learnFrom(request, error) : sendLearning(request)),
-    signal,
-    state.call.maxRetries,
+    request.signal,
+    request.state.call.maxRetries,
     retryOptions(request),
   );
 }
@@ -97,7 +78,7 @@ function retryOptions({ host, state }: AttemptRequest<unknown>): TransportRetryO
 
 async function sendLearning<T>(request: AttemptRequest<T>): Promise<T> {
   try {
-    return await sendOnce(request);
+    return await sendFirst(request);
   } catch (error) {
     return await learnFrom(request, error);
   }
@@ -111,9 +92,5 @@ async function learnFrom<T>(request: AttemptRequest<T>, error: unknown): Promise
   if (!replanned) throw error;
   state.learned = true;
   state.call = replanned;
-  return await sendOnce(request);
-}
-
-function sendOnce<T>({ host, state, guidance, signal, send }: AttemptRequest<T>): Promise<T> {
-  return sendFirst(host, state, guidance, signal, send);
+  return await sendFirst(request);
 }

@@ -1,11 +1,9 @@
-import type { Message } from "../messages.js";
-import type { Attempt, ChatModelOutput } from "../output.js";
+import { throwIfAborted } from "../../internal/abort.js";
+import type { Attempt, ChatModelOutput, ProviderOutput } from "../output.js";
 import type { CallHost } from "./call-host.js";
 import { settleAttempt } from "./settle-attempt.js";
 import type { PreparedCall } from "./prepare-call.js";
-import { throwIfAborted } from "../../internal/abort.js";
-import type { ProviderOutput } from "../output.js";
-import type { CallState } from "./request-with-retry.js";
+import type { AttemptRequest, CallState } from "./request-with-retry.js";
 import { retryAfter, sendFirst } from "./request-with-retry.js";
 
 /**
@@ -15,19 +13,19 @@ import { retryAfter, sendFirst } from "./request-with-retry.js";
  */
 export async function runCreate(host: CallHost, call: PreparedCall, signal: AbortSignal): Promise<ChatModelOutput> {
   const state: CallState = { call, requests: 0, learned: false };
+  const request: AttemptRequest<ProviderOutput> = { host, state, guidance: [], signal, send: host.request };
   const attempts: Attempt[] = [];
-  let guidance: Message[] = [];
   for (let repairs = 0; ; repairs++) {
     throwIfAborted(signal);
     let raw: ProviderOutput;
     try {
-      raw = await sendFirst(host, state, guidance, signal, host.request);
+      raw = await sendFirst(request);
     } catch (error) {
-      raw = await retryAfter(error, host, state, guidance, signal, host.request);
+      raw = await retryAfter(request, error);
     }
     throwIfAborted(signal);
     const settled = settleAttempt(host, state.call, raw, attempts, repairs);
     if (settled.output) return settled.output;
-    guidance = settled.guidance;
+    request.guidance = settled.guidance;
   }
 }

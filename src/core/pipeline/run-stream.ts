@@ -104,9 +104,15 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
   /** Sends the next attempt (with transport retries until its first chunk) and reads on. */
   #open(): Promise<Result> {
     const state = this.#state;
-    const opened = requestWithRetry(this.#host, state, this.#guidance, this.#linked.signal, async (input, context) => {
-      const iterator = this.#host.requestStream(input, context)[Symbol.asyncIterator]();
-      return { iterator, first: await iterator.next() };
+    const opened = requestWithRetry({
+      host: this.#host,
+      state,
+      guidance: this.#guidance,
+      signal: this.#linked.signal,
+      send: async (input, context) => {
+        const iterator = this.#host.requestStream(input, context)[Symbol.asyncIterator]();
+        return { iterator, first: await iterator.next() };
+      },
     });
     return opened.then(({ iterator, first }) => {
       // After the request: a refused tool_choice learned on the way may have moved the call to another rung.
