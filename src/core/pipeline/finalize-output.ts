@@ -35,8 +35,8 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
     if (read !== undefined) ({ calls: rawCalls, text } = read);
   }
 
-  let toolCalls: ToolCall[] = [];
-  for (let index = 0; index < rawCalls.length; index++) toolCalls.push(finalizeToolCall(rawCalls[index]!, rules, repairs));
+  // map, not push: an array grown from [] by push is made room for 17 items.
+  let toolCalls = rawCalls.map((call) => finalizeToolCall(call, rules, repairs));
   toolCalls = checkToolChoice(toolCalls, text, rules, repairs);
 
   let object: unknown;
@@ -173,9 +173,9 @@ export function messageContent(
   toolCalls: ToolCall[],
 ): string | AssistantContentPart[] {
   if (reasoning === "" && toolCalls.length === 0) return text;
-  const parts: AssistantContentPart[] = [];
-  if (reasoning !== "") parts.push({ type: "reasoning", text: reasoning, ...(signature ? { signature } : {}) });
-  if (text !== "") parts.push({ type: "text", text });
-  for (let index = 0; index < toolCalls.length; index++) parts.push(toolCalls[index]!);
-  return parts;
+  const head: AssistantContentPart[] = [];
+  if (reasoning !== "") head.push({ type: "reasoning", text: reasoning, ...(signature ? { signature } : {}) });
+  if (text !== "") head.push({ type: "text", text });
+  // Copied, not pushed one by one: an array grown from [] by push is made room for 17 items.
+  return head.length === 0 ? toolCalls.slice() : head.concat(toolCalls);
 }
