@@ -4,7 +4,7 @@
  */
 export { ChatModel } from "./core/chat-model.js";
 export type { ChatModelOptions, ChatModelProfile } from "./core/chat-model-options.js";
-export { ChatModelEmitter } from "./core/chat-model-emitter.js";
+export { ChatModelEmitter, type Listening } from "./core/chat-model-emitter.js";
 export type * from "./core/events.js";
 export type {
   ChatModelInput,
