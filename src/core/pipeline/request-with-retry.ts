@@ -35,18 +35,15 @@ export async function requestWithRetry<T>(request: AttemptRequest<T>): Promise<T
   try {
     result = await sendFirst(request);
   } catch (error) {
-    return retryAfter(request, error);
+    result = await retryAfter(request, error);
   }
+  // A call whose signal aborted while its request (or a retry of it) came back ends with the AbortError.
   throwIfAborted(request.signal);
   return result;
 }
 
-/**
- * An attempt's first request, sent: the adapter's own promise, for the caller to await in its own
- * frame (nearly every call is answered at once). On failure the caller hands the error to
- * `retryAfter`. Like `requestWithRetry`, the caller checks the signal before and after.
- */
-export function sendFirst<T>({ state, guidance, signal, send }: AttemptRequest<T>): Promise<T> {
+/** An attempt's request, sent once: the adapter's own promise. */
+function sendFirst<T>({ state, guidance, signal, send }: AttemptRequest<T>): Promise<T> {
   state.requests++;
   return send(providerInput(state.call, guidance, signal), { signal, attempt: state.requests });
 }
@@ -54,9 +51,9 @@ export function sendFirst<T>({ state, guidance, signal, send }: AttemptRequest<T
 /**
  * The rest of an attempt once its first request failed: that failure is the retry loop's first
  * attempt (learned from, or thrown when it is not retryable); the retry and learning steps are
- * built only now.
+ * built only now (nearly every call is answered at once).
  */
-export function retryAfter<T>(request: AttemptRequest<T>, error: unknown): Promise<T> {
+function retryAfter<T>(request: AttemptRequest<T>, error: unknown): Promise<T> {
   return withTransportRetry(
     (attempt) => (attempt === 1 ? learnFrom(request, error) : sendLearning(request)),
     request.signal,
