@@ -34,22 +34,22 @@ export class ChatModelEmitter extends EventEmitter<ChatModelEvents> {
   /** Per event, each listener's guarded wrapper (one listener on two events reports each by its own name). */
   readonly #guarded = new Map<string | symbol, WeakMap<Listener, Listener>>();
   /**
-   * Whether a `newToken` listener is on. A stream asks before every chunk, so it is kept up to date
-   * as listeners come and go rather than counted each time (counting cost an Ollama stream of ~210
-   * chunks 36k instructions, 0.9 % of it). A plain field, not a getter: reading a getter is a call.
-   */
-  readonly listensForTokens: boolean = false;
-  /**
    * Per event, whether a listener is on, kept up to date as listeners come and go (a new object
    * each time, of one shape). A call reads it before it builds an event's payload: asking
    * eventemitter3 (`listenerCount`, a lookup by event name) cost a call about 1.5k instructions per
    * event, a third of what keelson's lifecycle events cost.
    */
   readonly listening: Listening = countListeners(this);
+  /**
+   * `listening.newToken`, one read nearer: a stream asks before every chunk (counting each time
+   * cost an Ollama stream of ~210 chunks 36k instructions). Set with `listening`, never apart.
+   */
+  readonly listensForTokens: boolean = this.listening.newToken;
 
   #recount(): void {
-    (this as { listensForTokens: boolean }).listensForTokens = super.listenerCount("newToken") > 0;
-    (this as { listening: Listening }).listening = countListeners(this);
+    const listening = countListeners(this);
+    (this as { listening: Listening }).listening = listening;
+    (this as { listensForTokens: boolean }).listensForTokens = listening.newToken;
   }
 
   #guard(event: string | symbol, listener: Listener): Listener {
