@@ -24,6 +24,7 @@ export interface ImportSample {
 const worker = fileURLToPath(new URL("./worker.mjs", import.meta.url));
 const importWorker = fileURLToPath(new URL("./import-worker.mjs", import.meta.url));
 const overheadWorker = fileURLToPath(new URL("./overhead-worker.mjs", import.meta.url));
+const segmentsWorker = fileURLToPath(new URL("./segments-worker.mjs", import.meta.url));
 
 /** keelson's own time per call and per stream on a canned adapter (no network, no SDK), in a tight loop. */
 export interface OverheadSample {
@@ -32,13 +33,17 @@ export interface OverheadSample {
 }
 
 /**
- * One provider's raw SDK call and keelson's canned call taking turns, as in a real keelson call (p50s):
- * keelson's own time after the SDK's work, and the SDK's after keelson's against its time back to back.
+ * One side's native call on the loopback, split where both sides pass (medians of a worker's calls,
+ * µs): before the SDK's method is entered; in the SDK until its fetch; on the wire until the
+ * response's headers; in the SDK until its promise settles; after that until the call returns.
  */
-export interface AfterSDKSample {
-  keelsonCallUs: number;
-  sdkCallUs: number;
-  sdkAloneCallUs: number;
+export interface SegmentsSample {
+  beforeSDK: number;
+  sdkToRequest: number;
+  wire: number;
+  sdkFromResponse: number;
+  afterSDK: number;
+  total: number;
 }
 
 /** Lines workers wrote to stderr (warnings), each kept once. */
@@ -72,20 +77,13 @@ export async function measureImport(side: Side, provider: Provider, mode: Import
 }
 
 export async function measureOverhead(config: BenchConfig): Promise<OverheadSample> {
-  const { result, stderr } = await runNode(overheadWorker, ["hot"], { BENCH_LISTENERS: config.listeners });
+  const { result, stderr } = await runNode(overheadWorker, [], { BENCH_LISTENERS: config.listeners });
   keepWarnings(stderr);
   return result as OverheadSample;
 }
 
-/** The after-sdk and sdk-alone processes of overhead-worker.mjs for one provider, the alone one first or second. */
-export async function measureAfterSDK(provider: Provider, port: number, config: BenchConfig, aloneFirst: boolean): Promise<AfterSDKSample> {
-  const times = async (mode: "after-sdk" | "sdk-alone") => {
-    const { result, stderr } = await runNode(overheadWorker, [mode, provider], callWorkerEnv(port, config));
-    keepWarnings(stderr);
-    return result as { keelsonCallUs?: number[]; sdkCallUs: number[] };
-  };
-  const alone = aloneFirst ? await times("sdk-alone") : undefined;
-  const after = await times("after-sdk");
-  const sdkAlone = alone ?? (await times("sdk-alone"));
-  return { keelsonCallUs: median(after.keelsonCallUs ?? []), sdkCallUs: median(after.sdkCallUs), sdkAloneCallUs: median(sdkAlone.sdkCallUs) };
+export async function measureSegments(side: Side, provider: Provider, port: number, config: BenchConfig): Promise<SegmentsSample> {
+  const { result, stderr } = await runNode(segmentsWorker, [side, provider], callWorkerEnv(port, config));
+  keepWarnings(stderr);
+  return result as SegmentsSample;
 }

@@ -1,25 +1,16 @@
 // keelson's own cost, without network or SDK: a ChatModel whose adapter hooks hand back a canned
 // reply at once (an OpenAI-like tool call with JSON-string arguments; a stream of 200 text deltas
-// and the call's arguments in pieces). `node bench/overhead-worker.mjs [mode] [provider]`:
-//
-// - `hot` (the default): the mean time keelson's pipeline adds to one call and to one stream, in a
-//   tight loop of `BENCH_OVERHEAD_ITERATIONS` each: {"callUs": n, "streamUs": n}.
-// - `after-sdk <openai|ollama>`: the same call as a real one runs, after the SDK's work: each
-//   canned call follows one call of the raw SDK (bench/work/raw-*, its response replayed from
-//   memory), both timed: {"keelsonCallUs": [...], "sdkCallUs": [...]}, each call's time.
-// - `sdk-alone <openai|ollama>`: the raw SDK's calls back to back, timed: {"sdkCallUs": [...]}.
-//
-// The last two take BENCH_PORT (the fake server the responses are recorded from) and the call cases'
-// BENCH_WARMUP and BENCH_ITERATIONS. A tight loop keeps keelson's code and data in the CPU's caches;
-// after the SDK's work they are not, and keelson's work displaces the SDK's in turn.
+// and the call's arguments in pieces). `node bench/overhead-worker.mjs` prints the mean time
+// keelson's pipeline adds to one call and to one stream, in a tight loop of
+// `BENCH_OVERHEAD_ITERATIONS` each: {"callUs": n, "streamUs": n}. A tight loop keeps keelson's code
+// and data in the CPU's caches and lets V8 optimise it; in a real call neither holds (see
+// segments-worker.mjs for keelson's time within a call on the loopback).
 import process from "node:process";
 import { performance } from "node:perf_hooks";
 import { ChatModel } from "keelson";
 import { argumentPieceCount, split, textChunks, toolArguments, weatherTool } from "./fixtures.mjs";
-import { replayFetch } from "./replay-fetch.mjs";
 import { work } from "./work/keelson-model.mjs";
 
-const [mode = "hot", provider = "openai"] = process.argv.slice(2);
 const argumentsJSON = JSON.stringify(toolArguments);
 const usage = { inputTokens: 42, outputTokens: 210 };
 const streamChunks = [
@@ -59,37 +50,6 @@ async function meanTime(run, iterations) {
   return ((performance.now() - start) * 1000) / iterations;
 }
 
-/** Runs `steps` in turn `warmup + iterations` times; each step's times (µs) in the last `iterations`. */
-async function stepTimes(steps, warmup, iterations) {
-  const times = steps.map(() => []);
-  for (let i = 0; i < warmup + iterations; i++) {
-    for (let step = 0; step < steps.length; step++) {
-      const start = performance.now();
-      await steps[step]();
-      if (i >= warmup) times[step].push((performance.now() - start) * 1000);
-    }
-  }
-  return times;
-}
-
-let result;
-if (mode === "hot") {
-  const iterations = Number(process.env.BENCH_OVERHEAD_ITERATIONS ?? 20_000);
-  result = { callUs: await meanTime(call, iterations), streamUs: await meanTime(stream, iterations) };
-} else if (mode === "after-sdk" || mode === "sdk-alone") {
-  replayFetch();
-  const { setup } = await import(`./work/raw-${provider}.mjs`);
-  const sdkCall = setup({ baseURL: `http://127.0.0.1:${process.env.BENCH_PORT}`, forced: false }).call;
-  const warmup = Number(process.env.BENCH_WARMUP ?? 50);
-  const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
-  if (mode === "sdk-alone") {
-    const [sdkCallUs] = await stepTimes([sdkCall], warmup, iterations);
-    result = { sdkCallUs };
-  } else {
-    const [sdkCallUs, keelsonCallUs] = await stepTimes([sdkCall, call], warmup, iterations);
-    result = { keelsonCallUs, sdkCallUs };
-  }
-} else {
-  throw new Error(`unknown mode ${JSON.stringify(mode)}: hot, after-sdk or sdk-alone`);
-}
+const iterations = Number(process.env.BENCH_OVERHEAD_ITERATIONS ?? 20_000);
+const result = { callUs: await meanTime(call, iterations), streamUs: await meanTime(stream, iterations) };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,5 +1,5 @@
 import type { BenchConfig, Provider } from "./config.js";
-import type { AfterSDKSample, OverheadSample } from "./measure.js";
+import type { OverheadSample, SegmentsSample } from "./measure.js";
 import type { CallCase, ImportCase, Target } from "./summarize.js";
 
 export interface BenchResults {
@@ -11,12 +11,13 @@ export interface BenchResults {
   imports: ImportCase[];
   /** keelson's own time on a canned adapter, without network or SDK (median of the processes). */
   overhead: OverheadSample | undefined;
-  /** The same canned call taking turns with a raw SDK call, per provider (medians of the processes). */
-  afterSDK: ({ provider: Provider } & AfterSDKSample)[];
+  /** A native call on the loopback split where both sides pass, per provider (medians of the rounds). */
+  segments: { provider: Provider; raw: SegmentsSample; keelson: SegmentsSample }[];
   targets: Target[];
   warnings: string[];
 }
 
+const segmentNames = ["beforeSDK", "sdkToRequest", "wire", "sdkFromResponse", "afterSDK", "total"] as const;
 const ms = (value: number) => value.toFixed(3);
 const us = (value: number) => value.toFixed(0);
 const mb = (value: number) => (value / 1024 / 1024).toFixed(1);
@@ -57,16 +58,19 @@ export function markdownReport(results: BenchResults): string {
         `${results.overhead.streamUs.toFixed(1)} µs per stream of ~210 chunks.`,
     );
   }
-  if (results.afterSDK.length > 0) {
+  if (results.segments.length > 0) {
     lines.push(
       "",
-      "The same canned call taking turns with one raw SDK call (its response replayed from memory), as a keelson call follows the SDK's work (p50 µs):",
+      "Where a native call's time goes on the loopback (medians, µs; both sides pass the same four points, so the SDK and wire columns compare like with like):",
       "",
-      "| SDK | keelson's call after the SDK's | the SDK's call after keelson's | the SDK's calls back to back | the SDK's call slowed by |",
-      "| --- | ---: | ---: | ---: | ---: |",
+      "| provider | side | before the SDK | SDK, to the request | wire, to the headers | SDK, from the response | after the SDK | total |",
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
-    for (const s of results.afterSDK) {
-      lines.push(`| ${s.provider} | ${s.keelsonCallUs.toFixed(1)} | ${s.sdkCallUs.toFixed(1)} | ${s.sdkAloneCallUs.toFixed(1)} | ${(s.sdkCallUs - s.sdkAloneCallUs).toFixed(1)} |`);
+    const row = (values: SegmentsSample, digits: number, sign = "") =>
+      segmentNames.map((name) => `${sign && values[name] > 0 ? sign : ""}${values[name].toFixed(digits)}`).join(" | ");
+    for (const { provider, raw, keelson } of results.segments) {
+      const difference = Object.fromEntries(segmentNames.map((name) => [name, keelson[name] - raw[name]])) as unknown as SegmentsSample;
+      lines.push(`| ${provider} | raw | ${row(raw, 1)} |`, `| ${provider} | keelson | ${row(keelson, 1)} |`, `| ${provider} | keelson − raw | ${row(difference, 1, "+")} |`);
     }
   }
   lines.push("", "| target | measured | limit | met |", "| --- | ---: | ---: | :---: |");

@@ -3,8 +3,8 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { readConfig, selectedCallCases, type Provider } from "./config.js";
 import { startFakeServer } from "./fake-server-process.js";
-import type { AfterSDKSample, CallSample, ImportMode, ImportSample, Kind, OverheadSample, Path, Side } from "./measure.js";
-import { measureAfterSDK, measureCalls, measureImport, measureOverhead, workerWarnings } from "./measure.js";
+import type { CallSample, ImportMode, ImportSample, Kind, OverheadSample, Path, SegmentsSample, Side } from "./measure.js";
+import { measureCalls, measureImport, measureOverhead, measureSegments, workerWarnings } from "./measure.js";
 import { markdownReport, summaryLine, type BenchResults } from "./report.js";
 import { checkTargets, collect, medianSample, type CallCase, type ImportCase } from "./summarize.js";
 
@@ -22,7 +22,7 @@ const server = await startFakeServer();
 const callSamples = new Map<string, Record<Side, CallSample[]>>();
 const importSamples = new Map<string, Record<Side, ImportSample[]>>();
 const overheadSamples: OverheadSample[] = [];
-const afterSDKSamples = new Map<Provider, AfterSDKSample[]>();
+const segmentSamples = new Map<Provider, Record<Side, SegmentsSample[]>>();
 try {
   for (let round = 0; round < config.rounds; round++) {
     log(`round ${round + 1}/${config.rounds}`);
@@ -46,13 +46,16 @@ try {
     }
   }
   if (casePattern.test("overhead")) {
-    log(`keelson's own time on a canned adapter, alone and taking turns with each SDK (${config.rounds} rounds)`);
+    log(`keelson's own time on a canned adapter (${config.rounds} processes)`);
+    for (let round = 0; round < config.rounds; round++) overheadSamples.push(await measureOverhead(config));
+  }
+  if (casePattern.test("segments")) {
+    log(`where a native call's time goes, per side (${config.rounds} rounds)`);
     for (let round = 0; round < config.rounds; round++) {
-      overheadSamples.push(await measureOverhead(config));
       for (const provider of config.providers) {
-        const samples = afterSDKSamples.get(provider) ?? [];
-        afterSDKSamples.set(provider, samples);
-        samples.push(await measureAfterSDK(provider, server.port, config, round % 2 === 0));
+        const samples = segmentSamples.get(provider) ?? { raw: [], keelson: [] };
+        segmentSamples.set(provider, samples);
+        for (const side of sidesFor(round)) samples[side].push(await measureSegments(side, provider, server.port, config));
       }
     }
   }
@@ -76,7 +79,7 @@ const results: BenchResults = {
   calls,
   imports,
   overhead: overheadSamples.length > 0 ? medianSample(overheadSamples) : undefined,
-  afterSDK: [...afterSDKSamples].map(([provider, samples]) => ({ provider, ...medianSample(samples) })),
+  segments: [...segmentSamples].map(([provider, samples]) => ({ provider, raw: medianSample(samples.raw), keelson: medianSample(samples.keelson) })),
   targets: checkTargets(calls, imports, config.providers),
   warnings: [...workerWarnings],
 };
