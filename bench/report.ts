@@ -66,11 +66,11 @@ export function markdownReport(results: BenchResults): string {
       "| provider | side | before the SDK | SDK, to the request | wire, to the headers | SDK, from the response | after the SDK | total |",
       "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
-    const row = (values: SegmentsSample, digits: number, sign = "") =>
-      segmentNames.map((name) => `${sign && values[name] > 0 ? sign : ""}${values[name].toFixed(digits)}`).join(" | ");
+    const row = (values: SegmentsSample, signed = false) =>
+      segmentNames.map((name) => `${signed && values[name] > 0 ? "+" : ""}${values[name].toFixed(1)}`).join(" | ");
     for (const { provider, raw, keelson } of results.segments) {
       const difference = Object.fromEntries(segmentNames.map((name) => [name, keelson[name] - raw[name]])) as unknown as SegmentsSample;
-      lines.push(`| ${provider} | raw | ${row(raw, 1)} |`, `| ${provider} | keelson | ${row(keelson, 1)} |`, `| ${provider} | keelson − raw | ${row(difference, 1, "+")} |`);
+      lines.push(`| ${provider} | raw | ${row(raw)} |`, `| ${provider} | keelson | ${row(keelson)} |`, `| ${provider} | keelson − raw | ${row(difference, true)} |`);
     }
   }
   lines.push("", "| target | measured | limit | met |", "| --- | ---: | ---: | :---: |");
