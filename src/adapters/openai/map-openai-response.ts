@@ -22,7 +22,11 @@ export function mapOpenAIResponse(completion: ChatCompletion): ProviderOutput {
   const given = message?.tool_calls ?? [];
   for (let index = 0; index < given.length; index++) {
     const call = given[index]!;
-    if (call.type === "function") toolCalls.push({ id: call.id, name: call.function.name, args: call.function.arguments });
+    // Mistral's API leaves `type` out; only a call of another declared type (a custom tool) is not a function call.
+    const type = (call as { type?: string }).type;
+    if ((type === undefined || type === "function") && "function" in call) {
+      toolCalls.push({ id: call.id, name: call.function.name, args: call.function.arguments });
+    }
   }
   const refusal = message?.content == null && message?.refusal ? message.refusal : undefined;
   return {
