@@ -19,6 +19,11 @@ export class OpenAIStreamReader {
   readonly #received: ChatCompletionChunk[] = [];
   #finishReason: FinishReason | undefined;
   #usage: Partial<Usage> | undefined;
+  // For tool-call deltas without `index` (Gemini's OpenAI endpoint, some proxies): each call's index
+  // by its id (made when a delta first carries an id), the last call's, and the next new call's.
+  #indexById: Map<string, number> | undefined;
+  #lastIndex = -1;
+  #nextIndex = 0;
 
   constructor(where: { providerId: string; modelId: string }) {
     this.#where = where;
@@ -50,7 +55,7 @@ export class OpenAIStreamReader {
     for (const call of delta?.tool_calls ?? []) {
       chunks.push({
         type: "tool-call-delta",
-        index: call.index,
+        index: this.#indexOf(call),
         ...(call.id ? { id: call.id } : {}),
         ...(call.function?.name ? { name: call.function.name } : {}),
         ...(call.function?.arguments ? { argsDelta: call.function.arguments } : {}),
@@ -58,6 +63,22 @@ export class OpenAIStreamReader {
     }
     if (choice.finish_reason && this.#finishReason !== "content-filter") this.#finishReason = mapOpenAIFinishReason(choice.finish_reason);
     return chunks;
+  }
+
+  /**
+   * A tool-call delta's index: its `index` when it has one (most servers); else a new id is a new
+   * call, a known id its own call, and a delta with no id continues the last call.
+   */
+  #indexOf(call: { index?: number | undefined; id?: string | undefined }): number {
+    let index = call.index;
+    if (typeof index !== "number") {
+      const known = call.id ? this.#indexById?.get(call.id) : undefined;
+      index = known ?? (call.id || this.#lastIndex === -1 ? this.#nextIndex : this.#lastIndex);
+    }
+    if (call.id) (this.#indexById ??= new Map()).set(call.id, index);
+    this.#lastIndex = index;
+    if (index >= this.#nextIndex) this.#nextIndex = index + 1;
+    return index;
   }
 
   end(): ChatModelChunk[] {
