@@ -101,6 +101,20 @@ function rejectedToolChoice(error: APIError, sent: ProviderToolChoice | undefine
   return { name: "tool_choice", value: typeof sent === "string" ? sent : "single" };
 }
 
+/**
+ * Whether the endpoint refused `parallel_tool_calls` as a parameter the model does not take (a 400
+ * or 422 naming it): OpenAI's o1 and o3-mini do, and so do some OpenAI-compatible servers.
+ */
+export function refusesParallelToolCalls(error: unknown): boolean {
+  if (!isSDKError(error)) return false;
+  const { status, param, message } = error as APIError;
+  if (status !== 400 && status !== 422) return false;
+  return (
+    param === "parallel_tool_calls" ||
+    (message.includes("parallel_tool_calls") && /unsupported|not supported|does not support|unknown|unrecognized|not allowed/i.test(message))
+  );
+}
+
 function isSDKError(error: unknown): boolean {
   const name = (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? "";
   return name.endsWith("Error") && error !== null && typeof error === "object" && "status" in error && "headers" in error;

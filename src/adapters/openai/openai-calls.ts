@@ -6,10 +6,10 @@ import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { abortError, isAbortable } from "../../internal/abort.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
-import { mapOpenAIError, notACompletion } from "./map-openai-error.js";
+import { mapOpenAIError, notACompletion, refusesParallelToolCalls } from "./map-openai-error.js";
 import { mapOpenAIResponse } from "./map-openai-response.js";
 import { OpenAIStreamReader } from "./openai-stream-reader.js";
-import type { MaxTokensField } from "./to-openai-request.js";
+import type { MaxTokensField, RefusedFields } from "./to-openai-request.js";
 import { toOpenAIRequest } from "./to-openai-request.js";
 
 /** What an OpenAIChatModel (or an Azure one) calls with. */
@@ -20,23 +20,26 @@ export interface OpenAIConnection {
   readonly maxTokensField: MaxTokensField;
   /** What to do next after an error, per reason, in this provider's words. */
   readonly errorHints: () => Partial<Record<ProviderErrorReason, string>>;
+  /** Fields this model's endpoint refused, left out of its requests from then on. */
+  readonly refused: RefusedFields;
 }
 
 /** The OpenAI adapter's requests and responses, loaded on a model's first call (lazyImport). */
 export async function createOpenAIChat(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false);
+  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false, connection.refused);
   try {
     const completion = await connection.client.chat.completions.create(body, requestOptions(context.signal));
     if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, errorContext(connection, input));
     return mapOpenAIResponse(completion);
   } catch (error) {
+    if (learnsRefusal(connection, input, body, error)) return createOpenAIChat(connection, input, context);
     throw openAICallError(connection, error, input, context.signal);
   }
 }
 
 /** A streamed chat completion, opened: its chunks for chunkStream, read by one OpenAIStreamReader. */
 export async function openOpenAIStream(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ChatCompletionChunk>> {
-  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true);
+  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true, connection.refused);
   try {
     const stream = await connection.client.chat.completions.create(body, requestOptions(context.signal));
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId });
@@ -47,8 +50,21 @@ export async function openOpenAIStream(connection: OpenAIConnection, input: Prov
       mapError: (error) => openAICallError(connection, error, input, context.signal),
     };
   } catch (error) {
+    if (learnsRefusal(connection, input, body, error)) return openOpenAIStream(connection, input, context);
     throw openAICallError(connection, error, input, context.signal);
   }
+}
+
+/**
+ * Whether the request failed only for the `parallel_tool_calls` keelson adds (OpenAI's o1 and
+ * o3-mini refuse it): the model's requests leave it out from now on, and this one goes again at
+ * once, spending no retry. One the caller set in `providerOptions` stays theirs, refusal included.
+ */
+function learnsRefusal(connection: OpenAIConnection, input: ProviderInput, body: object, error: unknown): boolean {
+  const added = "parallel_tool_calls" in body && !(input.providerOptions && "parallel_tool_calls" in input.providerOptions);
+  if (!added || !refusesParallelToolCalls(error)) return false;
+  connection.refused.parallelToolCalls = true;
+  return true;
 }
 
 function openAICallError(connection: OpenAIConnection, error: unknown, input: ProviderInput, signal: AbortSignal): unknown {

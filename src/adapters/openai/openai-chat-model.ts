@@ -102,6 +102,7 @@ export class OpenAIChatModel extends ChatModel {
       modelId: this.modelId,
       maxTokensField: this.maxTokensField,
       errorHints: () => this.errorHints(),
+      refused: {},
     });
   }
 }

@@ -11,6 +11,11 @@ import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
 /** Which body field carries `parameters.maxTokens`. */
 export type MaxTokensField = "max_completion_tokens" | "max_tokens";
 
+/** Fields a model's endpoint refused: learned from its first refusal, then never sent again. */
+export interface RefusedFields {
+  parallelToolCalls?: boolean;
+}
+
 /**
  * The chat.completions body for one attempt. Only what the input sets is sent; `providerOptions`
  * are merged last, so a caller can set any field the API has (or a gateway adds) — except `stream`,
@@ -22,12 +27,13 @@ export function toOpenAIRequest<S extends boolean>(
   model: string,
   maxTokensField: MaxTokensField,
   stream: S,
+  refused: RefusedFields = {},
 ): ChatCompletionCreateParamsBase & { stream: S } {
   const body: ChatCompletionCreateParamsBase = { model, messages: convertToOpenAIMessages(input.messages) };
   if (input.tools && input.tools.length > 0) {
     body.tools = toOpenAITools(input.tools);
     if (input.toolChoice !== undefined) body.tool_choice = toOpenAIToolChoice(input.toolChoice);
-    if (input.parallelToolCalls !== undefined) body.parallel_tool_calls = input.parallelToolCalls;
+    if (input.parallelToolCalls !== undefined && !refused.parallelToolCalls) body.parallel_tool_calls = input.parallelToolCalls;
   }
   if (input.responseFormat) body.response_format = toOpenAIResponseFormat(input.responseFormat);
   const { temperature, maxTokens, topP, stop, seed, frequencyPenalty, presencePenalty, reasoningEffort } = input.parameters;
