@@ -5,6 +5,8 @@ import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 export interface CacheEntry {
   output: ChatModelOutput;
   chunks?: ChatModelChunk[];
+  /** Per tool call, the arguments its schema validated (before transforms), checked again on a read. */
+  toolCallInputs?: unknown[];
 }
 
 export function isCacheEntry(value: unknown): value is CacheEntry {

@@ -10,9 +10,12 @@ import type { CacheEntry } from "./cache-entry.js";
 export function entryFitsCall(entry: CacheEntry, call: PreparedCall): boolean {
   const { output } = entry;
   if (!Array.isArray(output.toolCalls)) return false;
-  for (const toolCall of output.toolCalls) {
+  const inputs = Array.isArray(entry.toolCallInputs) ? entry.toolCallInputs : undefined;
+  for (const [index, toolCall] of output.toolCalls.entries()) {
     const validator = call.rules.validators.get(toolCall.name);
-    if (!validator || !validator.validate(toolCall.args).success) return false;
+    // The schema takes what it was given: a tool whose schema transforms its input is checked on that input.
+    const args = inputs && index in inputs ? inputs[index] : toolCall.args;
+    if (!validator || !validator.validate(args).success) return false;
   }
   if ((call.rules.structure || call.rules.structureTool) && output.object === undefined) return false;
   return true;

@@ -5,8 +5,12 @@ import { entryFitsCall } from "../cache/entry-fits-call.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import type { ChatModelEmitter } from "../chat-model-emitter.js";
 import type { ChatModelOutput } from "../output.js";
-import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { StreamAssembler } from "../stream/stream-assembler.js";
+import { partialOutput } from "./partial-output.js";
 import type { PreparedCall } from "./prepare-call.js";
+import { toolCallInput } from "./tool-call-input.js";
+import { stableStringify } from "../../internal/stable-stringify.js";
 
 export interface CacheSettings {
   cache: ChatModelCache;
@@ -36,13 +40,13 @@ export class CacheLayer {
     const { joined, lead } = await this.#joinOrLead(key, call, signal, settings);
     if (joined) return outputFromCache(joined);
     try {
-      const stored = await this.#read(key, call, settings);
+      const stored = await this.#read(key, call, signal, settings);
       if (stored) {
         lead.settle(stored);
         return outputFromCache(stored);
       }
       const output = await run();
-      lead.settle(await this.#store(key, { output }, call, settings));
+      lead.settle(await this.#store(key, { output }, call, signal, settings));
       return output;
     } catch (error) {
       lead.fail(error);
@@ -57,19 +61,27 @@ export class CacheLayer {
     settings: CacheSettings,
     onToken: (chunk: ChatModelChunk) => void,
     run: () => AsyncIterator<ChatModelChunk, ChatModelOutput>,
-    stopped: () => boolean,
+    /** Whether a newToken listener's abort() (rather than the caller's signal) aborted `signal`. */
+    stoppedByListener: () => boolean,
   ): AsyncGenerator<ChatModelChunk, ChatModelOutput> {
     const joinedOrLead = await this.#joinOrLead(key, call, signal, settings);
     const lead = joinedOrLead.lead;
     let hit = joinedOrLead.joined;
     let running: AsyncIterator<ChatModelChunk, ChatModelOutput> | undefined;
     try {
-      hit ??= await this.#read(key, call, settings);
+      hit ??= await this.#read(key, call, signal, settings);
       if (hit) {
         lead?.settle(hit);
         const output = outputFromCache(hit);
-        for (const chunk of chunksFromCache(hit, output)) {
-          onToken(chunk);
+        const replay = chunksFromCache(hit, output);
+        for (let index = 0; index < replay.length; index++) {
+          // A replay ends as a live stream does: an abort with the AbortError, a listener's abort() with what came so far.
+          if (signal.aborted) {
+            if (!stoppedByListener()) throw abortError(signal);
+            return replayedSoFar(replay, index, call);
+          }
+          const chunk = replay[index]!;
+          if (isDelta(chunk)) onToken(chunk);
           yield chunk;
         }
         return output;
@@ -79,12 +91,13 @@ export class CacheLayer {
       for (let next = await running.next(); ; next = await running.next()) {
         if (next.done) {
           running = undefined;
-          if (!stopped()) lead?.settle(await this.#store(key, { output: next.value, chunks }, call, settings));
+          if (!signal.aborted) lead?.settle(await this.#store(key, { output: next.value, chunks }, call, signal, settings));
           return next.value;
         }
         if (next.value.type === "reset") chunks.length = 0;
         else chunks.push(next.value);
-        yield next.value;
+        // The consumer gets a copy: what it changes in a chunk (a tool call's args) is neither the output nor what is stored.
+        yield copyChunk(next.value);
       }
     } catch (error) {
       lead?.fail(error);
@@ -145,28 +158,68 @@ export class CacheLayer {
     };
   }
 
-  /** A stored answer that fits the call; one that does not is dropped. */
-  async #read(key: string, call: PreparedCall, settings: CacheSettings): Promise<CacheEntry | undefined> {
+  /**
+   * A stored answer that fits the call; one that does not is dropped. The store is waited for only
+   * while the call may go on: a store that hangs (Redis unreachable, commands queued) never outlasts
+   * the call's signal or timeout.
+   */
+  async #read(key: string, call: PreparedCall, signal: AbortSignal, settings: CacheSettings): Promise<CacheEntry | undefined> {
     try {
-      const stored = await settings.cache.get(key);
+      const stored = await settleOnAbort(Promise.resolve(settings.cache.get(key)), signal);
       if (isCacheEntry(stored) && entryFitsCall(stored, call)) {
         hit(settings, call, key);
         return stored;
       }
-      if (stored !== undefined) await settings.cache.delete(key);
+      if (stored !== undefined) await settleOnAbort(Promise.resolve(settings.cache.delete(key)), signal);
     } catch (error) {
+      if (signal.aborted) throw abortError(signal);
       warn(settings, call, `cache read failed, calling the provider: ${(error as Error).message}`);
     }
     return undefined;
   }
 
-  async #store(key: string, entry: CacheEntry, call: PreparedCall, settings: CacheSettings): Promise<CacheEntry> {
+  async #store(key: string, entry: CacheEntry, call: PreparedCall, signal: AbortSignal, settings: CacheSettings): Promise<CacheEntry> {
     try {
-      await settings.cache.set(key, structuredClone(entry), settings.ttlMs);
+      const stored = structuredClone(entry);
+      // Kept only for a tool whose schema changed its arguments (transforms, defaults): the rest are checked as they are.
+      const { toolCalls } = entry.output;
+      const inputs = toolCalls.map(toolCallInput);
+      const changed = (input: unknown, index: number) => input !== toolCalls[index]!.args && stableStringify(input) !== stableStringify(toolCalls[index]!.args);
+      if (inputs.some(changed)) {
+        stored.toolCallInputs = structuredClone(inputs);
+      }
+      await settleOnAbort(Promise.resolve(settings.cache.set(key, stored, settings.ttlMs)), signal);
     } catch (error) {
+      if (signal.aborted) throw abortError(signal);
       warn(settings, call, `cache write failed, the answer is returned but not kept: ${(error as Error).message}`);
     }
     return entry;
+  }
+}
+
+/** The partial output of a replay stopped before chunk `end`, as a live stream stopped there gives it. */
+function replayedSoFar(replay: readonly ChatModelChunk[], end: number, call: PreparedCall): ChatModelOutput {
+  const assembler = new StreamAssembler();
+  for (let index = 0; index < end; index++) assembler.add(replay[index]!);
+  const partial = partialOutput(assembler.output(), call, []);
+  partial.meta.cacheHit = true;
+  return partial;
+}
+
+/**
+ * A chunk to hand out: a whole tool call cloned (its arguments nest), usage copied, deltas copied
+ * (they hold strings and numbers); a finish chunk's `raw` stays the provider's, as in a live stream.
+ */
+function copyChunk(chunk: ChatModelChunk): ChatModelChunk {
+  switch (chunk.type) {
+    case "tool-call":
+      return { type: "tool-call", toolCall: structuredClone(chunk.toolCall) };
+    case "usage":
+      return { type: "usage", usage: { ...chunk.usage } };
+    case "finish":
+      return chunk.usage ? { ...chunk, usage: { ...chunk.usage } } : { ...chunk };
+    default:
+      return { ...chunk };
   }
 }
 

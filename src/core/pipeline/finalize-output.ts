@@ -15,6 +15,7 @@ import { recoverTextToolCalls } from "../tool-calls/recover-text-tool-calls.js";
 import type { OutputRules } from "./output-rules.js";
 import { checkToolChoice } from "./check-tool-choice.js";
 import { toolCallError } from "./tool-call-error-for.js";
+import { recordToolCallInput } from "./tool-call-input.js";
 
 /** The caller's output but for `meta`, which the attempt loop adds to this same object. */
 export type FinalOutput = Omit<ChatModelOutput, "meta"> & { meta: ChatModelOutput["meta"] | undefined };
@@ -110,7 +111,10 @@ function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, repairs: R
   const result = entry.validate(args);
   if (!result.success) throw argumentsMismatch(call, args, result.issues, entry.tool, rules);
   const id = call.id || missingId(call, repairs);
-  return { type: "tool-call", id, name: call.name, args: result.value as Record<string, unknown> };
+  const toolCall: ToolCall = { type: "tool-call", id, name: call.name, args: result.value as Record<string, unknown> };
+  // A schema that made new arguments (zod's transforms) is checked on its input when the answer is read from a cache.
+  if (result.value !== args) recordToolCallInput(toolCall, args);
+  return toolCall;
 }
 
 function unknownTool(call: ProviderToolCall, rules: OutputRules): ToolCallError {

@@ -85,11 +85,16 @@ export class ModelCalls {
     const key = this.#cacheKey(call);
     if (key === undefined) return { chunks: runStream(this.#host, call, linked, end), settlesItself: end !== undefined };
     const { emitter } = this.#model;
+    let stoppedByListener = false;
+    const stop = () => {
+      stoppedByListener = true;
+      linked.abort();
+    };
     const onToken = (chunk: ChatModelChunk) => {
-      if (emitter.listensForTokens) emitter.emit("newToken", { input: call.input, chunk, abort: () => linked.abort() });
+      if (emitter.listensForTokens) emitter.emit("newToken", { input: call.input, chunk, abort: stop });
     };
     const run = () => runStream(this.#host, call, linked);
-    const chunks = this.#cache().stream(key, call, signal, this.#cacheSettings(), onToken, run, () => signal.aborted);
+    const chunks = this.#cache().stream(key, call, signal, this.#cacheSettings(), onToken, run, () => stoppedByListener);
     return { chunks, settlesItself: false };
   }
 

@@ -2,7 +2,7 @@ import { abortError, isAbortError, type CallSignal } from "../../internal/abort.
 import { ProviderError } from "../errors/provider-error.js";
 import type { Message } from "../messages.js";
 import type { Attempt, ChatModelOutput } from "../output.js";
-import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
 import { isChunkReader } from "../stream/chunk-reader.js";
 import type { CallHost } from "./call-host.js";
@@ -204,8 +204,4 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
   #partialOutput(): ChatModelOutput {
     return partialOutput(this.#assembler.output(), this.#state.call, this.#attempts);
   }
-}
-
-function isDelta(chunk: ChatModelChunk): boolean {
-  return chunk.type === "text-delta" || chunk.type === "reasoning-delta" || chunk.type === "tool-call-delta";
 }

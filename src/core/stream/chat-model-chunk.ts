@@ -16,3 +16,8 @@ export type ChatModelChunk =
   | { type: "usage"; usage: Partial<Usage> }
   | { type: "finish"; finishReason: FinishReason; usage?: Partial<Usage>; raw?: unknown }
   | { type: "reset"; reason: string };
+
+/** A piece of the reply as it is written (what `newToken` carries), not a closing or control chunk. */
+export function isDelta(chunk: ChatModelChunk): boolean {
+  return chunk.type === "text-delta" || chunk.type === "reasoning-delta" || chunk.type === "tool-call-delta";
+}

@@ -68,6 +68,22 @@ describe("ChatModel cache", () => {
       expect(cache.size).toBe(1);
     });
 
+    it("should serve a tool call from the cache when the tool's schema transforms its arguments", async () => {
+      const lookup = defineTool({
+        name: "lookup",
+        inputSchema: z.object({ incident: z.string().transform((id) => id.toUpperCase()), limit: z.string().transform(Number) }),
+      });
+      const model = new ScriptedChatModel([toolCallStep("lookup", { incident: "inc-1", limit: "3" }), toolCallStep("lookup", { incident: "inc-2", limit: "9" })], {
+        cache: new MemoryCache(),
+      });
+      const first = await runCall(model, { ...ask, tools: [lookup] }, mode);
+      expect(first.output.toolCalls[0]!.args).toEqual({ incident: "INC-1", limit: 3 });
+      const again = await runCall(model, { ...ask, tools: [lookup] }, mode);
+      expect(again.output.meta.cacheHit).toBe(true);
+      expect(again.output.toolCalls[0]!.args).toEqual({ incident: "INC-1", limit: 3 });
+      expect(model.calls).toHaveLength(1);
+    });
+
     it("should drop a stored entry that no longer fits the call", async () => {
       const cache = new MemoryCache();
       const model = new ScriptedChatModel([toolCallStep("weather", { city: "Oslo" }), toolCallStep("weather", { city: "Rome" })], { cache });
@@ -108,6 +124,24 @@ describe("ChatModel cache", () => {
       expect((await second).output.text).toBe("second request");
     });
 
+    it.each(["get", "set"] as const)("should end with the TimeoutError at the call's timeout when the store's %s hangs", async (hangs) => {
+      // A store that never answers, as @keyv/redis does while Redis is unreachable (commands queue until it reconnects).
+      const hanging: ChatModelCache = {
+        get: () => (hangs === "get" ? new Promise(() => undefined) : Promise.resolve(undefined)),
+        set: () => (hangs === "set" ? new Promise(() => undefined) : Promise.resolve()),
+        delete: () => Promise.resolve(),
+      };
+      const model = new ScriptedChatModel([textStep("answered")], { cache: hanging });
+      const outcome = await Promise.race([
+        runCall(model, { ...ask, timeout: 50 }, mode).then(
+          () => "answered",
+          (error: Error) => error.name,
+        ),
+        new Promise((resolve) => setTimeout(() => resolve("still waiting after 2 s"), 2_000)),
+      ]);
+      expect(outcome).toBe("TimeoutError");
+    });
+
     it("should keep working when the cache store fails", async () => {
       const broken: ChatModelCache = {
         get: () => Promise.reject(new Error("store down")),
@@ -122,14 +156,20 @@ describe("ChatModel cache", () => {
     });
   });
 
-  it("should replay a cached stream chunk for chunk, with newToken events", async () => {
+  it("should replay a cached stream chunk for chunk, with the newToken events of the live stream", async () => {
     const model = new ScriptedChatModel([streamStep(["Hel", "lo", "!"])], { cache: new MemoryCache() });
+    const liveTokens: ChatModelChunk[] = [];
+    const onLive = ({ chunk }: { chunk: ChatModelChunk }) => liveTokens.push(chunk);
+    model.emitter.on("newToken", onLive);
     const first = await runCall(model, ask, "createStream");
+    model.emitter.off("newToken", onLive);
     const tokens: ChatModelChunk[] = [];
     model.emitter.on("newToken", ({ chunk }) => tokens.push(chunk));
     const replay = await runCall(model, ask, "createStream");
     expect(replay.chunks).toEqual(first.chunks);
-    expect(tokens).toEqual(first.chunks);
+    // newToken carries the deltas only (docs/events.md), on a hit as on the live stream: never the finish.
+    expect(liveTokens.map((chunk) => chunk.type)).toEqual(["text-delta", "text-delta", "text-delta"]);
+    expect(tokens).toEqual(liveTokens);
     expect(replay.output.text).toBe("Hello!");
     expect(replay.output.meta.cacheHit).toBe(true);
   });
@@ -143,5 +183,89 @@ describe("ChatModel cache", () => {
     model.emitter.off("newToken", stop);
     expect(cache.size).toBe(0);
     expect((await runCall(model, ask, "createStream")).output.text).toBe("xy");
+  });
+
+  describe.each([
+    ["a live stream", false],
+    ["a cached replay", true],
+  ])("through %s", (_label, cached) => {
+    /** A model whose answer to `ask` is streamed live, or replayed from its cache. */
+    async function modelFor(): Promise<ScriptedChatModel> {
+      const model = new ScriptedChatModel([streamStep(["a", "b", "c"])], { cache: new MemoryCache() });
+      if (cached) await runCall(model, ask, "createStream");
+      return model;
+    }
+
+    it("should end with the AbortError when the caller's signal aborts mid-stream, after the chunks before it", async () => {
+      const model = await modelFor();
+      const controller = new AbortController();
+      const events: string[] = [];
+      model.emitter.on("success", () => events.push("success"));
+      model.emitter.on("error", ({ error }) => events.push(`error:${error.name}`));
+      const stream = model.createStream({ ...ask, signal: controller.signal });
+      const texts: string[] = [];
+      const reading = (async () => {
+        for await (const chunk of stream) {
+          if (chunk.type === "text-delta") texts.push(chunk.text);
+          controller.abort();
+        }
+      })();
+      await expect(reading).rejects.toMatchObject({ name: "AbortError" });
+      await expect(stream.final()).rejects.toMatchObject({ name: "AbortError" });
+      expect(texts).toEqual(["a"]);
+      expect(events).toEqual(["error:AbortError"]);
+    });
+
+    it("should end with the TimeoutError when the per-call timeout passes while the consumer reads", async () => {
+      const model = await modelFor();
+      const stream = model.createStream({ ...ask, timeout: 20 });
+      const reading = (async () => {
+        for await (const _chunk of stream) await new Promise((resolve) => setTimeout(resolve, 15));
+      })();
+      await expect(reading).rejects.toMatchObject({ name: "TimeoutError" });
+    });
+
+    it("should let a newToken listener's abort() end the stream with the output so far", async () => {
+      const model = await modelFor();
+      model.emitter.on("newToken", ({ chunk, abort }) => {
+        if (chunk.type === "text-delta" && chunk.text === "a") abort();
+      });
+      const { output, chunks } = await runCall(model, ask, "createStream");
+      expect(chunks).toEqual([{ type: "text-delta", text: "a" }]);
+      expect(output.text).toBe("a");
+      expect(output.finishReason).toBe("other");
+      expect(output.meta.cacheHit).toBe(cached);
+    });
+  });
+
+  it("should send newToken no whole tool calls nor finish when a stream replays an answer stored by create", async () => {
+    const model = new ScriptedChatModel([toolCallStep("weather", { city: "Oslo" })], { cache: new MemoryCache() });
+    await model.create({ ...ask, tools: [weather] });
+    const tokens: string[] = [];
+    model.emitter.on("newToken", ({ chunk }) => tokens.push(chunk.type));
+    const replay = await runCall(model, { ...ask, tools: [weather] }, "createStream");
+    expect(replay.chunks.map((chunk) => chunk.type)).toEqual(["tool-call", "finish"]);
+    expect(tokens).toEqual([]);
+  });
+
+  it("should store what the provider sent, not what the first stream's consumer changed in the chunks it was handed", async () => {
+    const model = new ScriptedChatModel([toolCallStep("weather", { city: "Oslo" }), streamStep(["a", "b"])], { cache: new MemoryCache() });
+    const stream = model.createStream({ ...ask, tools: [weather] });
+    for await (const chunk of stream) {
+      // Agent code that edits the call it is handed in place (defaults, normalisation).
+      if (chunk.type === "tool-call") (chunk.toolCall.args as { city: string }).city = "edited by the consumer";
+    }
+    expect((await stream.final()).toolCalls[0]!.args).toEqual({ city: "Oslo" });
+    const hit = await model.create({ ...ask, tools: [weather] });
+    expect(hit.meta.cacheHit).toBe(true);
+    expect(hit.toolCalls[0]!.args).toEqual({ city: "Oslo" });
+
+    for await (const chunk of model.createStream(ask)) if (chunk.type === "text-delta") chunk.text = chunk.text.toUpperCase();
+    const replay = await runCall(model, ask, "createStream");
+    expect(replay.output.meta.cacheHit).toBe(true);
+    expect(replay.chunks.filter((chunk) => chunk.type === "text-delta")).toEqual([
+      { type: "text-delta", text: "a" },
+      { type: "text-delta", text: "b" },
+    ]);
   });
 });
