@@ -1,4 +1,5 @@
 import type { JSONSchema } from "../schema/json-schema.js";
+import { isPlainObject } from "../schema/json-schema.js";
 import { inlineRefs } from "./inline-refs.js";
 import { strictSchema } from "./strict-schema.js";
 
@@ -60,7 +61,7 @@ function build(tools: readonly UnionTool[], options: ToolUnionSchemaOptions): JS
 
 function toolVariant(tool: UnionTool, strict: boolean): JSONSchema {
   let parameters = inlineRefs(tool.parameters);
-  if (strict) parameters = strictSchema(parameters);
+  if (strict) parameters = strictSchema(takesNothing(parameters) ? { ...parameters, properties: {} } : parameters);
   const { $schema: _ignored, ...body } = parameters;
   return {
     type: "object",
@@ -69,6 +70,14 @@ function toolVariant(tool: UnionTool, strict: boolean): JSONSchema {
     required: ["name", "parameters"],
     additionalProperties: false,
   };
+}
+
+/**
+ * A tool's parameters that list no properties and allow no schema for extra keys (`{ type: "object" }`,
+ * as MCP servers describe a tool without arguments): strict mode demands a closed object there.
+ */
+function takesNothing(parameters: JSONSchema): boolean {
+  return parameters.properties === undefined && parameters.type === "object" && !isPlainObject(parameters.additionalProperties);
 }
 
 function cacheKey(tools: readonly UnionTool[], options: ToolUnionSchemaOptions): string {
