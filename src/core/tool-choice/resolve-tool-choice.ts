@@ -54,7 +54,12 @@ export function resolveToolChoice(
         : { rung: "emulated", reason: "tool_choice 'none' is not supported: tools are not sent", readsUnion: false, allowedTools: [] };
     case "auto":
       if (!capabilities.supportsToolCalling) {
-        throw rejected(capabilities, "auto", "the model cannot call tools; ask with toolChoice 'required' or a single tool to use the structured-output fallback");
+        throw rejected(
+          capabilities,
+          "auto",
+          "(the model cannot call tools)",
+          "Leave out tools, or ask with toolChoice 'required' or a single tool: keelson then forces the call through structured output.",
+        );
       }
       return support.has("auto")
         ? { rung: "native", tools: tools.slice(), toolChoice: "auto", readsUnion: false, allowedTools: tools }
@@ -91,7 +96,12 @@ function unionFallback(
   mode: "required" | "single",
 ): ToolChoicePlan {
   if (!capabilities.toolCallFallbackViaResponseFormat) {
-    throw rejected(capabilities, mode, "and toolCallFallbackViaResponseFormat is false");
+    throw rejected(
+      capabilities,
+      mode,
+      "and toolCallFallbackViaResponseFormat is false",
+      "Set toolCallFallbackViaResponseFormat: true to let keelson force the call through structured output.",
+    );
   }
   const what = mode === "single" ? "forcing one tool" : "tool_choice 'required'";
   if (capabilities.supportsStructuredOutput) {
@@ -115,10 +125,9 @@ function unionFallback(
   };
 }
 
-function rejected(capabilities: ToolChoiceCapabilities, mode: string, detail: string): UnsupportedFeatureError {
+function rejected(capabilities: ToolChoiceCapabilities, mode: string, detail: string, advice: string): UnsupportedFeatureError {
   return new UnsupportedFeatureError(
-    `${capabilities.providerId} ${capabilities.modelId} does not support tool_choice '${mode}' ${detail}. ` +
-      "Set toolCallFallbackViaResponseFormat: true to let keelson force the call through structured output.",
+    `${capabilities.providerId} ${capabilities.modelId} does not support tool_choice '${mode}' ${detail}. ${advice}`,
     { feature: `tool_choice:${mode}`, providerId: capabilities.providerId, modelId: capabilities.modelId },
   );
 }
