@@ -9,9 +9,12 @@ import type { ChatModelOutput, ProviderOutput, ProviderToolCall, Repair, RepairK
 import { normalizeUsage } from "../usage.js";
 import { readToolUnion } from "../tool-choice/read-tool-union.js";
 import { dropNullOptionals } from "../tool-choice/strict-schema.js";
+import { unionWrapKey } from "../tool-choice/tool-union-schema.js";
+import { isPlainObject } from "../schema/json-schema.js";
 import { parseJSONValue } from "../tool-calls/parse-json-value.js";
 import { parseToolArguments, preview } from "../tool-calls/parse-tool-arguments.js";
 import { recoverTextToolCalls } from "../tool-calls/recover-text-tool-calls.js";
+import { takesText } from "../schema/takes-text.js";
 import type { OutputRules } from "./output-rules.js";
 import { checkToolChoice } from "./check-tool-choice.js";
 import { toolCallError } from "./tool-call-error-for.js";
@@ -47,6 +50,8 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
     toolCalls = [];
   } else if (rules.structure && toolCalls.length === 0) {
     object = parseStructure(text, rules, repairs);
+    // The wire's `{ item }` is no text of the caller's: the text is the object's JSON.
+    if (rules.structure.wrapped) text = JSON.stringify(object);
   }
 
   const empty = text === "" && toolCalls.length === 0 && object === undefined;
@@ -62,17 +67,33 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   return final;
 }
 
-/** The calls a tool-union reply holds (the reply's text is then no text of the caller's). */
+/**
+ * The calls a tool-union reply holds (the reply's text is then no text of the caller's). A reply
+ * that writes its calls the way the model was trained to (`<tool_call>` blocks, `<function=…>` tags,
+ * an OpenAI-style envelope) is recovered as on any rung where a call is required: every call of it.
+ */
 function readUnionReply(text: string, rules: OutputRules, repairs: Repair[]): { calls: ProviderToolCall[]; text: string } {
+  const tagged = text.includes("<tool_call>") || text.includes("<function=");
+  const recover = () => (rules.fixInvalidToolCalls ? recoverFromText(text, rules, repairs) : undefined);
+  const early = tagged ? recover() : undefined;
+  if (early !== undefined) return { calls: early.calls, text: "" };
   const reading = readToolUnion(text, rules.fallbackTool);
-  if (!reading.ok) throw toolCallError(rules, "tool-choice-violation", reading.problem, text);
+  if (!reading.ok) {
+    const recovered = tagged ? undefined : recover();
+    if (recovered !== undefined) return { calls: recovered.calls, text: "" };
+    throw toolCallError(rules, "tool-choice-violation", reading.problem, text);
+  }
   for (const kind of reading.repairs) repairs.push({ kind, detail: `tool-union reply: ${kind}` });
   return { calls: reading.calls, text: "" };
 }
 
 /** Tool calls written as text, when there are usable ones: the calls, and the prose before a <tool_call> tag (a bare JSON call leaves none). */
 function recoverFromText(text: string, rules: OutputRules, repairs: Repair[]): { calls: ProviderToolCall[]; text: string } | undefined {
-  const recovered = recoverTextToolCalls(text, (name) => rules.validators.has(name));
+  const recovered = recoverTextToolCalls(
+    text,
+    (name) => rules.validators.has(name),
+    (name, parameter) => takesText(rules.validators.get(name)?.tool.parameters, parameter),
+  );
   const usable = recovered.filter((call) => argumentsAreValid(call, rules));
   if (usable.length === 0) return undefined;
   repairs.push({ kind: "text-tool-call", detail: `recovered ${usable.length} tool call(s) written as text` });
@@ -162,6 +183,7 @@ function parseStructure(text: string, rules: OutputRules, repairs: Repair[]): un
   for (const kind of parsed.repairs) repairs.push({ kind, detail: `structured output: ${kind}` });
   const structure = rules.structure!;
   let value = parsed.value;
+  if (structure.wrapped && isPlainObject(value) && Object.keys(value).length === 1 && unionWrapKey in value) value = value[unionWrapKey];
   if (structure.strict && structure.schema) value = dropNullOptionals(value, structure.schema);
   if (!structure.validate) return value;
   const result = structure.validate(value);

@@ -23,7 +23,13 @@ export interface OutputRules {
   fallbackTool: string | undefined;
   retryOnEmptyResponse: boolean;
   /** Set when the call asked for structured output (a schema or free JSON). */
-  structure?: { validate: Validator | undefined; schema: JSONSchema | undefined; strict: boolean };
+  structure?: {
+    validate: Validator | undefined;
+    schema: JSONSchema | undefined;
+    strict: boolean;
+    /** The schema went on the wire as `{ item: <schema> }` (the provider wants an object root): the reply is unwrapped. */
+    wrapped?: boolean;
+  };
   /** Set when the structured output travels as a forced synthetic tool: its arguments are the object. */
   structureTool?: string;
 }

@@ -1,13 +1,32 @@
 import type { ProviderTool, ResponseFormat } from "../input.js";
 import type { SchemaInput } from "../schema/schema-input.js";
+import type { JSONSchema } from "../schema/json-schema.js";
 import { isPlainObject } from "../schema/json-schema.js";
 import { toJSONSchema } from "../schema/to-json-schema.js";
 import { validatorFor } from "../schema/validate.js";
 import { strictSchema } from "../tool-choice/strict-schema.js";
+import { unionWrapKey } from "../tool-choice/tool-union-schema.js";
 import type { CallShape } from "./call-shape.js";
 import type { CallSettings } from "./prepare-call.js";
 
 const defaultName = "response";
+
+function isObjectSchema(schema: JSONSchema): boolean {
+  return schema.type === "object" || (schema.type === undefined && isPlainObject(schema.properties) && schema.anyOf === undefined && schema.oneOf === undefined);
+}
+
+/** A schema moved under `item` of an object root, the way the tool union is wrapped. */
+function wrapSchema(schema: JSONSchema): JSONSchema {
+  const { $defs, definitions, ...body } = schema;
+  return {
+    type: "object",
+    properties: { [unionWrapKey]: body },
+    required: [unionWrapKey],
+    additionalProperties: false,
+    ...($defs === undefined ? {} : { $defs }),
+    ...(definitions === undefined ? {} : { definitions }),
+  };
+}
 
 /**
  * Settles how a structured output travels: the provider's JSON-schema response format where it has
@@ -35,13 +54,16 @@ export function planStructure(call: CallShape, format: ResponseFormat, settings:
 
   if (settings.supportsStructuredOutput) {
     const strict = settings.strictResponseFormat;
+    // An array or a union at the root is refused by providers that want an object there (OpenAI, Bedrock).
+    const wrapped = !settings.supportsTopLevelUnion && !isObjectSchema(schema);
+    const sent = wrapped ? wrapSchema(schema) : schema;
     call.responseFormat = {
       type: "json-schema",
       name,
-      schema: strict ? strictSchema(schema) : schema,
+      schema: strict ? strictSchema(sent) : sent,
       ...(strict ? { strict: true } : {}),
     };
-    call.rules.structure = { validate, schema, strict };
+    call.rules.structure = { validate, schema, strict, ...(wrapped ? { wrapped } : {}) };
     return;
   }
   const canForceTool = settings.supportsToolCalling && settings.toolChoiceSupport.has("single");

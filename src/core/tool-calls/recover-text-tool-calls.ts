@@ -12,24 +12,31 @@ const maxRecoveredCalls = 16;
  * `<function=name><parameter=key>value</parameter></function>`, a ```json fence, or a bare
  * `{"name": …, "arguments" | "parameters": …}` envelope (also OpenAI's `{type, function}` shape).
  * Only names that `isKnownTool` accepts are returned; arguments are left raw for the caller to parse.
+ * A `<parameter=…>` value is text; `wantsText(tool, parameter)` says where the tool's schema takes
+ * text, so that `27422` stays the string an order id is rather than becoming a number.
  */
-export function recoverTextToolCalls(text: string, isKnownTool: (name: string) => boolean): ProviderToolCall[] {
+export function recoverTextToolCalls(
+  text: string,
+  isKnownTool: (name: string) => boolean,
+  wantsText: (toolName: string, parameter: string) => boolean = () => false,
+): ProviderToolCall[] {
   if (text.length > maxRepairLength) return [];
   const tagged = taggedBlocks(text, "<tool_call>", "</tool_call>", maxRecoveredCalls).map((block) => block.body);
   const candidates = tagged.length > 0 ? tagged : [text];
   const calls: ProviderToolCall[] = [];
   for (const candidate of candidates) {
-    calls.push(...(candidate.includes("<function=") ? fromFunctionTags(candidate) : fromJSON(candidate)));
+    calls.push(...(candidate.includes("<function=") ? fromFunctionTags(candidate, wantsText) : fromJSON(candidate)));
   }
   return calls.filter((call) => isKnownTool(call.name)).slice(0, maxRecoveredCalls);
 }
 
-function fromFunctionTags(text: string): ProviderToolCall[] {
+function fromFunctionTags(text: string, wantsText: (toolName: string, parameter: string) => boolean): ProviderToolCall[] {
   return taggedBlocks(text, "<function=", "</function>", maxRecoveredCalls).map(({ attribute, body }) => {
     const args: Record<string, unknown> = {};
     for (const parameter of taggedBlocks(body, "<parameter=", "</parameter>", 256)) {
       if (parameter.attribute === "__proto__" || parameter.attribute === "") continue;
-      args[parameter.attribute] = parameterValue(parameter.body.replace(/^\n/, "").replace(/\n$/, ""));
+      const value = parameter.body.replace(/^\n/, "").replace(/\n$/, "");
+      args[parameter.attribute] = wantsText(attribute, parameter.attribute) ? value : parameterValue(value);
     }
     return { name: attribute, args };
   });
