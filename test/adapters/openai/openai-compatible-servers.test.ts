@@ -3,10 +3,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AzureOpenAIChatModel } from "../../../src/adapters/azure-openai/index.js";
 import { OpenAIChatModel } from "../../../src/adapters/openai/index.js";
-import type { ChatModel, ChatModelInput, ChatModelOutput } from "../../../src/index.js";
 import type { LoopbackServer } from "../../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../../support/loopback-server.js";
 import { openAITextReply, ssePayloads } from "../../support/openai-wire.js";
+import { call, callModes } from "../../support/run-modes.js";
 
 const apiKey = "sk-test-SENTINEL-123";
 const user = [{ role: "user" as const, content: "Weather in Paris and Rome?" }];
@@ -19,11 +19,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-
-const modes = [
-  { mode: "create", run: (model: ChatModel, input: ChatModelInput) => model.create(input) },
-  { mode: "createStream", run: (model: ChatModel, input: ChatModelInput) => model.createStream(input).final() },
-] as const satisfies readonly { mode: string; run: (model: ChatModel, input: ChatModelInput) => Promise<ChatModelOutput> }[];
 
 describe("OpenAIChatModel", () => {
   // Gemini's OpenAI-compatible endpoint (and some proxies) stream tool-call deltas without
@@ -101,19 +96,19 @@ describe("OpenAIChatModel", () => {
         response.end(step.body as string);
       });
 
-    describe.each(modes)("$mode", ({ run }) => {
+    describe.each(callModes)("%s", (mode) => {
       it("should answer a tool call on an OpenAI reasoning model instead of failing every call with a 400", async () => {
         refuseParallelToolCalls();
         // No retries: the request goes again without the field at once, not as a retry after a back-off.
         const model = new OpenAIChatModel("o4-mini", { baseURL: `${server.url}/v1`, apiKey, retry: { maxRetries: 0 } });
         let retries = 0;
         model.emitter.on("retry", () => void retries++);
-        const output = await run(model, { messages: user, tools: [cityTool("weather")] });
+        const output = await call(model, { messages: user, tools: [cityTool("weather")] }, mode);
         expect(output.text).toBe("It is sunny.");
         expect(server.requests.map((request) => "parallel_tool_calls" in request.json)).toEqual([true, false]);
         expect(retries).toBe(0);
         // And the next call goes out without the field at once.
-        await run(model, { messages: user, tools: [cityTool("weather")] });
+        await call(model, { messages: user, tools: [cityTool("weather")] }, mode);
         expect(server.requests.map((request) => "parallel_tool_calls" in request.json)).toEqual([true, false, false]);
       });
 
@@ -121,14 +116,14 @@ describe("OpenAIChatModel", () => {
         refuseParallelToolCalls();
         const model = new OpenAIChatModel("o4-mini", { baseURL: `${server.url}/v1`, apiKey, retry: { maxRetries: 0 } });
         const input = { messages: user, tools: [cityTool("weather")], providerOptions: { parallel_tool_calls: true } };
-        await expect(run(model, input)).rejects.toThrow(/parallel_tool_calls/);
+        await expect(call(model, input, mode)).rejects.toThrow(/parallel_tool_calls/);
         expect(server.requests).toHaveLength(1);
       });
 
       it("should learn it on an Azure deployment whose name says nothing of the model", async () => {
         refuseParallelToolCalls();
         const model = new AzureOpenAIChatModel("reasoning-prod", { endpoint: server.url, apiKey, apiVersion: "2024-12-01-preview", retry: { maxRetries: 0 } });
-        const output = await run(model, { messages: user, tools: [cityTool("weather")] });
+        const output = await call(model, { messages: user, tools: [cityTool("weather")] }, mode);
         expect(output.text).toBe("It is sunny.");
       });
     });
