@@ -60,7 +60,7 @@ export interface ChatModelInput {
   maxRetries?: number;
   /** Aborts the call (the request in flight and any retry wait); it then rejects with an `AbortError` (the reason as `cause`, or the reason itself when it is a DOMException). @default none */
   signal?: AbortSignal;
-  /** Ends the call with a `TimeoutError` after this many milliseconds (all attempts included). @default none */
+  /** Ends the call with a `TimeoutError` after this many milliseconds (all attempts included; `Infinity` is no bound). A `Retry-After` longer than what is left fails the call at once. @default none */
   timeout?: number;
   /** `false` bypasses the cache for this call. @default true */
   cache?: boolean;

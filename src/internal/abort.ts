@@ -54,20 +54,46 @@ export function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
 }
 
+/** The longest wait one timer holds: past it Node fires after 1 ms (with a TimeoutOverflowWarning). */
+const maxTimerMs = 2 ** 31 - 1;
+
+/**
+ * Runs `callback` after `ms`, however long: a wait past a timer's range is chained, and an infinite
+ * one never fires. Returns what clears it.
+ */
+function startTimer(callback: () => void, ms: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (left: number) => {
+    if (left === Infinity) return;
+    timer = setTimeout(left > maxTimerMs ? () => arm(left - maxTimerMs) : callback, Math.min(left, maxTimerMs));
+  };
+  arm(ms);
+  return () => clearTimeout(timer);
+}
+
 /** Waits `ms`, ending at once with AbortError when the signal aborts; never keeps the process alive after. */
 export function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal));
     const onAbort = () => {
-      clearTimeout(timer);
+      clear();
       reject(abortError(signal));
     };
-    const timer = setTimeout(() => {
+    const clear = startTimer(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** When each call signal with a timeout times out, on `performance.now()`'s clock. */
+const deadlines = new WeakMap<AbortSignal, number>();
+
+/** How long a call signal's timeout leaves, in milliseconds (Infinity without one). */
+export function timeLeft(signal: AbortSignal): number {
+  const deadline = deadlines.get(signal);
+  return deadline === undefined ? Infinity : Math.max(0, deadline - performance.now());
 }
 
 /** A call's own abort signal and the means to release what links it to the caller's. */
@@ -105,16 +131,18 @@ export function callSignal(
   const onAbort = () => controller.abort(callerSignal?.reason);
   if (callerSignal?.aborted) onAbort();
   else callerSignal?.addEventListener("abort", onAbort, { once: true });
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => controller.abort(new DOMException(`The call took longer than its timeout of ${timeoutMs} ms`, "TimeoutError")), timeoutMs);
+  // An infinite timeout is no bound; one past a timer's range is still kept (startTimer chains it).
+  const bounded = timeoutMs !== undefined && timeoutMs !== Infinity;
+  if (bounded) deadlines.set(controller.signal, performance.now() + timeoutMs);
+  const clearTimer = bounded
+    ? startTimer(() => controller.abort(new DOMException(`The call took longer than its timeout of ${timeoutMs} ms`, "TimeoutError")), timeoutMs)
+    : undefined;
   return {
     signal: controller.signal,
     abort: () => controller.abort(),
     dispose: () => {
       callerSignal?.removeEventListener("abort", onAbort);
-      if (timer !== undefined) clearTimeout(timer);
+      clearTimer?.();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { abortError, delay, throwIfAborted } from "../../internal/abort.js";
+import { abortError, delay, throwIfAborted, timeLeft } from "../../internal/abort.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { ResolvedRetryOptions } from "./retry-options.js";
 
@@ -42,7 +42,7 @@ export async function withTransportRetry<T>(
       signal,
       shouldRetry: async ({ error, attemptNumber }) => {
         if (!isRetryable(error)) return false;
-        const delayMs = retryDelay(error, attemptNumber, options);
+        const delayMs = retryDelay(error, attemptNumber, options, signal);
         options.onRetry?.(attemptNumber, error, delayMs);
         await delay(delayMs, signal);
         return true;
@@ -58,27 +58,34 @@ function isRetryable(error: unknown): error is ProviderError {
   return ProviderError.isInstance(error) && error.isRetryable;
 }
 
-function retryDelay(error: ProviderError, attempt: number, options: TransportRetryOptions): number {
+function retryDelay(error: ProviderError, attempt: number, options: TransportRetryOptions, signal: AbortSignal): number {
   if (error.retryAfterMs !== undefined) {
+    const asked = `The provider asked to wait ${Math.ceil(error.retryAfterMs / 1000)} s before retrying`;
     if (error.retryAfterMs > options.maxRetryAfterMs) {
-      throw new ProviderError(
-        `${error.message} The provider asked to wait ${Math.ceil(error.retryAfterMs / 1000)} s before retrying, ` +
-          `longer than retry.maxRetryAfterMs (${options.maxRetryAfterMs} ms): raise it to wait, or retry later.`,
-        {
-          statusCode: error.statusCode,
-          reason: error.reason,
-          isRetryable: false,
-          retryAfterMs: error.retryAfterMs,
-          code: error.code,
-          rejectedParameter: error.rejectedParameter,
-          providerId: error.providerId,
-          modelId: error.modelId,
-          cause: error,
-        },
-      );
+      throw refusedWait(error, `${asked}, longer than retry.maxRetryAfterMs (${options.maxRetryAfterMs} ms): raise it to wait, or retry later.`);
+    }
+    // A wait the call's timeout ends first would only turn the rate limit into a TimeoutError, later.
+    const left = timeLeft(signal);
+    if (error.retryAfterMs > left) {
+      throw refusedWait(error, `${asked}, longer than the ${Math.floor(left)} ms left of the call's timeout: give the call a longer timeout to wait, or retry later.`);
     }
     return error.retryAfterMs;
   }
   const exponential = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** (attempt - 1));
   return Math.round(exponential * (0.5 + Math.random() * 0.5));
+}
+
+/** The provider's error, not retryable, saying why keelson does not wait as it asked (the original as `cause`). */
+function refusedWait(error: ProviderError, why: string): ProviderError {
+  return new ProviderError(`${error.message} ${why}`, {
+    statusCode: error.statusCode,
+    reason: error.reason,
+    isRetryable: false,
+    retryAfterMs: error.retryAfterMs,
+    code: error.code,
+    rejectedParameter: error.rejectedParameter,
+    providerId: error.providerId,
+    modelId: error.modelId,
+    cause: error,
+  });
 }
