@@ -1,15 +1,23 @@
 import type { Attributes } from "@opentelemetry/api";
-import type { ChatModelInput } from "../core/input.js";
+import type { ChatModelInput, ChatModelParameters } from "../core/input.js";
 import type { ChatModelOutput } from "../core/output.js";
 
-/** OpenTelemetry GenAI semantic-convention attributes of a call's request. */
-export function requestAttributes(providerId: string, modelId: string, input: ChatModelInput): Attributes {
+/**
+ * OpenTelemetry GenAI semantic-convention attributes of a call's request. `defaults` are the model's
+ * own parameters, which the call's are merged over (as the request is sent).
+ */
+export function requestAttributes(
+  providerId: string,
+  modelId: string,
+  input: ChatModelInput,
+  defaults?: ChatModelParameters,
+): Attributes {
   const attributes: Attributes = {
     "gen_ai.operation.name": "chat",
     "gen_ai.provider.name": providerId,
     "gen_ai.request.model": modelId,
   };
-  const parameters = input.parameters ?? {};
+  const parameters: ChatModelParameters = { ...defaults, ...input.parameters };
   if (parameters.temperature !== undefined) attributes["gen_ai.request.temperature"] = parameters.temperature;
   if (parameters.maxTokens !== undefined) attributes["gen_ai.request.max_tokens"] = parameters.maxTokens;
   if (parameters.topP !== undefined) attributes["gen_ai.request.top_p"] = parameters.topP;

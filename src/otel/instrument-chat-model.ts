@@ -13,21 +13,26 @@ export interface InstrumentOptions {
 /**
  * Turns a model's events into OpenTelemetry spans following the GenAI semantic conventions: one
  * `chat <model>` client span per call, with tokens, finish reason, retries and fallbacks as span
- * events, and the tool_choice ladder rung. Returns a function that stops the instrumentation.
+ * events, and the tool_choice ladder rung. Returns a function that stops the instrumentation: no
+ * span for a call after it, while the calls in flight still end theirs.
  */
 export function instrumentChatModel(model: ChatModel, options: InstrumentOptions = {}): () => void {
   const tracer = options.tracer ?? trace.getTracer("keelson");
   const spans = new WeakMap<object, Span[]>();
   const current = (input: object) => spans.get(input)?.at(-1);
+  /** Spans started and not yet ended, and whether the returned stop() was called. */
+  let open = 0;
+  let stopped = false;
 
   const listeners: { [E in keyof ChatModelEvents]?: ChatModelEvents[E] } = {
     start: ({ input }) => {
       const span = tracer.startSpan(`chat ${model.modelId}`, {
         kind: SpanKind.CLIENT,
-        attributes: requestAttributes(model.providerId, model.modelId, input),
+        attributes: requestAttributes(model.providerId, model.modelId, input, model.parameters),
       });
       if (options.recordContent) span.setAttribute("gen_ai.input.messages", JSON.stringify(input.messages));
       spans.set(input, [...(spans.get(input) ?? []), span]);
+      open++;
     },
     retry: ({ input, attempt, error, delayMs }) => {
       current(input)?.addEvent("keelson.retry", { attempt, "error.type": error.name, "keelson.delay_ms": delayMs });
@@ -51,12 +56,22 @@ export function instrumentChatModel(model: ChatModel, options: InstrumentOptions
     },
     finish: ({ input }) => {
       const stack = spans.get(input);
-      stack?.pop()?.end();
+      const span = stack?.pop();
       if (stack?.length === 0) spans.delete(input);
+      if (!span) return;
+      span.end();
+      if (--open === 0 && stopped) detach();
     },
+  };
+  const detach = () => {
+    for (const [event, listener] of Object.entries(listeners)) model.emitter.off(event as keyof ChatModelEvents, listener as never);
   };
   for (const [event, listener] of Object.entries(listeners)) model.emitter.on(event as keyof ChatModelEvents, listener as never);
   return () => {
-    for (const [event, listener] of Object.entries(listeners)) model.emitter.off(event as keyof ChatModelEvents, listener as never);
+    if (stopped) return;
+    stopped = true;
+    // No new spans; the calls in flight still get theirs recorded and ended, then the rest goes.
+    model.emitter.off("start", listeners.start);
+    if (open === 0) detach();
   };
 }
