@@ -32,10 +32,19 @@ export function readConverseResponse(response: ConverseCommandOutput): ProviderO
   };
 }
 
+/**
+ * Bedrock's usage in keelson's terms. Bedrock's `inputTokens` is only the input that was neither
+ * read from nor written to the prompt cache (the three are billed at different rates), and its
+ * `totalTokens` counts all of them; keelson's `inputTokens` is the whole prompt, with
+ * `cachedInputTokens` (the cache reads) a part of it, as OpenAI's `prompt_tokens` and OpenTelemetry's
+ * `gen_ai.usage.input_tokens` are.
+ */
 export function readBedrockUsage(usage: TokenUsage | undefined): Partial<Usage> {
   if (!usage) return {};
   const result: Partial<Usage> = {};
-  if (usage.inputTokens !== undefined) result.inputTokens = usage.inputTokens;
+  const cacheRead = usage.cacheReadInputTokens ?? 0;
+  const cacheWrite = usage.cacheWriteInputTokens ?? 0;
+  if (usage.inputTokens !== undefined) result.inputTokens = usage.inputTokens + cacheRead + cacheWrite;
   if (usage.outputTokens !== undefined) result.outputTokens = usage.outputTokens;
   if (usage.totalTokens !== undefined) result.totalTokens = usage.totalTokens;
   if (usage.cacheReadInputTokens !== undefined) result.cachedInputTokens = usage.cacheReadInputTokens;

@@ -42,7 +42,7 @@ runAdapterConformance(
         {
           name: "cached input tokens",
           reply: own("converse-text.json"),
-          expected: { text: "INC-001 is an outage of auth-api.", usage: { inputTokens: 21, outputTokens: 9, totalTokens: 30, cachedInputTokens: 4 } },
+          expected: { text: "INC-001 is an outage of auth-api.", usage: { inputTokens: 25, outputTokens: 9, totalTokens: 34, cachedInputTokens: 4 } },
         },
       ],
       toolCall: [
