@@ -4,7 +4,7 @@ import type { ToolCall } from "../core/messages.js";
 interface MatcherContext {
   equals(actual: unknown, expected: unknown): boolean;
   isNot: boolean;
-  utils?: { printReceived(value: unknown): string; printExpected(value: unknown): string };
+  utils?: { printReceived(value: unknown): string; printExpected(value: unknown): string; stringify?(value: unknown): string };
 }
 
 interface MatcherResult {
@@ -29,9 +29,11 @@ export const keelsonMatchers = {
   toHaveToolCall(this: MatcherContext, received: unknown, name: string, args?: Record<string, unknown>): MatcherResult {
     const calls = toolCallsOf(received);
     const pass = calls.some((call) => call.name === name && (args === undefined || this.equals(call.args, args)));
-    const wanted = args === undefined ? `a call to '${name}'` : `a call to '${name}' with ${JSON.stringify(args)}`;
-    const seen = calls.length ? calls.map((call) => `${call.name}(${JSON.stringify(call.args)})`).join(", ") : "no tool calls";
-    return { pass, message: () => `expected ${this.isNot ? "no " : ""}${wanted}; the output has ${seen}` };
+    // The framework's printer shows asymmetric matchers as written (StringMatching /^INC-/); JSON would not.
+    const show = (value: unknown) => (this.utils?.stringify ? this.utils.stringify(value) : JSON.stringify(value));
+    const wanted = `call to '${name}'${args === undefined ? "" : ` with ${show(args)}`}`;
+    const seen = calls.length ? calls.map((call) => `${call.name}(${show(call.args)})`).join(", ") : "no tool calls";
+    return { pass, message: () => `expected ${this.isNot ? "no" : "a"} ${wanted}; the output has ${seen}` };
   },
 
   toHaveText(this: MatcherContext, received: unknown, text: string | RegExp): MatcherResult {

@@ -5,7 +5,9 @@ import type { ProviderInput, RunContext } from "../core/input.js";
 import type { ProviderOutput } from "../core/output.js";
 import { parseRetryAfter } from "../core/retry/parse-retry-after.js";
 import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
+import { StreamAssembler } from "../core/stream/stream-assembler.js";
 import { delay } from "../internal/abort.js";
+import { reAskLead } from "../core/pipeline/repair-guidance.js";
 import type { AnswerStep, ErrorSpec, ScriptedStep, StreamStep } from "./scripted-steps.js";
 
 export interface ScriptedChatModelOptions extends ChatModelOptions {
@@ -38,16 +40,17 @@ export class ScriptedChatModel extends ChatModel {
 
   /** Steps not played yet. */
   get remainingSteps(): number {
-    return this.steps.length - this.calls.length;
+    return Math.max(0, this.steps.length - this.calls.length);
   }
 
   protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
     const step = await this.next(input, context);
     if (step.type === "stream") {
-      const output: ProviderOutput = { text: "", toolCalls: [] };
-      for (const chunk of step.chunks) if (chunk.type === "text-delta") output.text += chunk.text;
+      // The reply the same chunks make when streamed: tool calls, reasoning, usage and finish reason too.
       if (step.error) throw toError(step.error, this.modelId);
-      return output;
+      const assembler = new StreamAssembler();
+      for (const chunk of step.chunks) assembler.add(chunk);
+      return assembler.output();
     }
     return outputOf(step);
   }
@@ -74,6 +77,7 @@ export class ScriptedChatModel extends ChatModel {
     if (step === undefined) {
       throw new Error(
         `ScriptedChatModel ran out of steps: the script has ${this.steps.length} step(s) and request ${index + 1} asked for another. ` +
+          whyRequested(this.calls, index) +
           "Add a step for every request the code under test makes (repairs and retries are requests too).",
       );
     }
@@ -83,6 +87,20 @@ export class ScriptedChatModel extends ChatModel {
     if (step.type === "error") throw toError(step.error, this.modelId);
     return step;
   }
+}
+
+/** What made request `index` (keelson's re-ask, or a transport retry), so a short script is easy to fix. */
+function whyRequested(calls: readonly RecordedCall[], index: number): string {
+  const last = calls[index]?.messages.at(-1);
+  if (last?.role === "user" && typeof last.content === "string" && last.content.startsWith(reAskLead)) {
+    const problem = last.content.slice(reAskLead.length).split("\n")[0];
+    return `It is keelson re-asking, because the previous reply could not be used: ${problem} `;
+  }
+  const previous = calls[index - 1];
+  if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(calls[index])) {
+    return `It repeats request ${index} (a transport retry after an error). `;
+  }
+  return "";
 }
 
 function outputOf(step: AnswerStep): ProviderOutput {

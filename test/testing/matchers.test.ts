@@ -6,6 +6,8 @@ import { ScriptedChatModel, keelsonMatchers, textStep, toolCallStep } from "../.
 expect.extend(keelsonMatchers);
 const lookup = defineTool({ name: "lookup_incident", inputSchema: z.object({ incident_id: z.string(), verbose: z.boolean().optional() }) });
 
+const user = (content: string) => ({ role: "user" as const, content });
+
 describe("keelsonMatchers", () => {
   it("should match a tool call by name and by arguments, asymmetric matchers included", async () => {
     const model = new ScriptedChatModel([toolCallStep("lookup_incident", { incident_id: "INC-001", verbose: true })]);
@@ -26,5 +28,25 @@ describe("keelsonMatchers", () => {
     expect(output).toHaveText(/auth-api/);
     expect(output).not.toHaveText("something else");
     expect(() => expect(output).toHaveText("nope")).toThrow(/it is "INC-001 is an auth-api outage."/);
+  });
+
+  it("should print asymmetric matchers readably in a toHaveToolCall failure", async () => {
+    const model = new ScriptedChatModel([toolCallStep("lookup_incident", { incident_id: "X-1" })]);
+    const output = await model.create({ messages: [user("x")], tools: [lookup] });
+    const failure = (() => {
+      try {
+        expect(output).toHaveToolCall("lookup_incident", { incident_id: expect.stringMatching(/^INC-/) });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "passed";
+    })();
+    expect(failure).toMatch(/StringMatching.*\^INC-/);
+  });
+
+  it("should read a .not failure as a sentence", async () => {
+    const model = new ScriptedChatModel([toolCallStep("lookup_incident", { incident_id: "X-1" })]);
+    const output = await model.create({ messages: [user("x")], tools: [lookup] });
+    expect(() => expect(output).not.toHaveToolCall("lookup_incident")).toThrow(/expected no call to 'lookup_incident'/);
   });
 });

@@ -5,6 +5,9 @@ import { ToolCallError } from "../errors/tool-call-error.js";
 import type { Message } from "../messages.js";
 import type { ProviderTool } from "../input.js";
 
+/** How a re-ask's user turn begins (the scripted model names a re-ask it was not scripted for by it). */
+export const reAskLead = "Your previous reply could not be used: ";
+
 /**
  * The temporary messages of a re-ask: the unusable reply as the assistant's turn, then a user turn
  * naming the problem and the tools. They live only in the provider input of the next attempt.
@@ -16,7 +19,7 @@ export function repairGuidance(error: ChatModelError, tools: readonly ProviderTo
   const toolList = tools.length
     ? `\nAvailable tools: ${tools.map((tool) => `${tool.name} (arguments schema: ${JSON.stringify(tool.parameters)})`).join("; ")}.`
     : "";
-  messages.push({ role: "user", content: `Your previous reply could not be used: ${problem(error)}${toolList}\nPlease answer again.` });
+  messages.push({ role: "user", content: `${reAskLead}${problem(error)}${toolList}\nPlease answer again.` });
   return messages;
 }
 
