@@ -2,7 +2,8 @@ import type { ChatModel } from "../../core/chat-model.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
-import type { Cassette } from "./cassette.js";
+import type { ChatModelOptions } from "../../core/chat-model-options.js";
+import type { Cassette, CassetteSettings } from "./cassette.js";
 
 /** A model's adapter hooks, reached from a wrapper in the same package. */
 export interface AdapterHooks {
@@ -24,4 +25,26 @@ export function profileOf(model: ChatModel): Cassette["profile"] {
     supportsTopLevelUnion: model.supportsTopLevelUnion,
     strictResponseFormat: model.strictResponseFormat,
   };
+}
+
+/** The settings of a model that shape its provider inputs and what it accepts, as a cassette keeps them. */
+export function settingsOf(model: ChatModel): CassetteSettings {
+  return {
+    ...(model.parameters === undefined ? {} : { parameters: structuredClone(model.parameters) }),
+    allowParallelToolCalls: model.allowParallelToolCalls,
+    ignoreParallelToolCalls: model.ignoreParallelToolCalls,
+    fixInvalidToolCalls: model.fixInvalidToolCalls,
+    recoverTextToolCallsOnAuto: model.recoverTextToolCallsOnAuto,
+    retryOnEmptyResponse: model.retryOnEmptyResponse,
+    toolCallFallbackViaResponseFormat: model.toolCallFallbackViaResponseFormat,
+    maxRepairAttempts: model.maxRepairAttempts,
+    maxRetries: model.retry.maxRetries,
+  };
+}
+
+/** Settings as constructor options (the transport retry count left to the caller). */
+export function optionsOf(settings: CassetteSettings | undefined): ChatModelOptions {
+  if (settings === undefined) return {};
+  const { maxRetries: _maxRetries, ...options } = settings;
+  return options;
 }

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ProviderOutput } from "../../core/output.js";
-import type { ProviderInput } from "../../core/input.js";
+import type { ChatModelParameters, ProviderInput } from "../../core/input.js";
+import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
 
 /** One exchange with the provider: what it was sent, and its answer (whole, as chunks, or an error). */
@@ -10,7 +11,32 @@ export interface CassetteInteraction {
   input: Omit<ProviderInput, "signal">;
   output?: ProviderOutput;
   chunks?: ChatModelChunk[];
-  error?: { message: string; name: string; statusCode?: number; code?: string };
+  error?: {
+    message: string;
+    name: string;
+    statusCode?: number;
+    code?: string;
+    /** What the pipeline reads from a ProviderError, so a replay retries and learns as the recording did. */
+    reason?: ProviderErrorReason;
+    isRetryable?: boolean;
+    rejectedParameter?: RejectedParameter;
+  };
+}
+
+/**
+ * The recorded model's settings that shape its provider inputs and what it accepts (default
+ * parameters, parallel calls, repair), so a replay sends and accepts the same.
+ */
+export interface CassetteSettings {
+  parameters?: ChatModelParameters;
+  allowParallelToolCalls: boolean;
+  ignoreParallelToolCalls: boolean;
+  fixInvalidToolCalls: boolean;
+  recoverTextToolCallsOnAuto: boolean;
+  retryOnEmptyResponse: boolean;
+  toolCallFallbackViaResponseFormat: boolean;
+  maxRepairAttempts: number;
+  maxRetries: number;
 }
 
 /** A recorded conversation with one model: its profile, so a replay takes the same ladder rungs. */
@@ -25,6 +51,8 @@ export interface Cassette {
     supportsTopLevelUnion: boolean;
     strictResponseFormat: boolean;
   };
+  /** Absent in cassettes written before keelson recorded settings: the defaults apply. */
+  settings?: CassetteSettings;
   interactions: CassetteInteraction[];
 }
 
@@ -49,7 +77,8 @@ const secretPatterns: RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{8,}/g, // OpenAI keys
   /\b(?:AKIA|ASIA)[A-Z0-9]{12,}/g, // AWS access key ids
   /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
-  /\b(?:api[-_]?key|authorization|x-amz-security-token|aws_secret_access_key)(["'\s:=]+)[^\s"',}]{6,}/gi,
+  // A key name, then `:` or `=` (quoted or not): `"api_key": "…"`, `Authorization: …`; not prose ("the Authorization header").
+  /\b(?:api[-_]?key|authorization|x-amz-security-token|aws_secret_access_key)(["'\s]*[:=]["'\s]*(?:(?:Basic|Bearer|Token)\s+)?)[^\s"',}]{6,}/gi,
 ];
 
 /** A copy with every string scrubbed of credential-shaped text. */

@@ -4,7 +4,7 @@ import { ProviderError } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
-import { hooksOf, profileOf } from "./adapter-hooks.js";
+import { hooksOf, optionsOf, profileOf, settingsOf } from "./adapter-hooks.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import { writeCassette } from "./cassette.js";
 
@@ -30,13 +30,21 @@ export class RecordingChatModel extends ChatModel {
 
   constructor(inner: ChatModel, options: RecordingChatModelOptions) {
     const { cassette, secrets = [], ...rest } = options;
-    super(inner.modelId, { retry: { ...inner.retry }, maxRepairAttempts: inner.maxRepairAttempts, ...rest }, profileOf(inner));
+    // The wrapped model's settings (default parameters, parallel calls, repair, retries) unless overridden.
+    super(inner.modelId, { ...optionsOf(settingsOf(inner)), retry: { ...inner.retry }, ...rest }, profileOf(inner));
     if (typeof cassette !== "string" || cassette === "") throw new TypeError("RecordingChatModel needs { cassette: <file path> }.");
     this.providerId = inner.providerId;
     this.inner = inner;
     this.cassettePath = cassette;
     this.secrets = secrets;
-    this.cassette = { version: 1, providerId: inner.providerId, modelId: inner.modelId, profile: profileOf(inner), interactions: [] };
+    this.cassette = {
+      version: 1,
+      providerId: inner.providerId,
+      modelId: inner.modelId,
+      profile: profileOf(inner),
+      settings: settingsOf(this),
+      interactions: [],
+    };
   }
 
   protected override get endpoint(): string {
@@ -83,6 +91,9 @@ function describeError(error: unknown): NonNullable<CassetteInteraction["error"]
   if (ProviderError.isInstance(error)) {
     if (error.statusCode !== undefined) described.statusCode = error.statusCode;
     if (error.code !== undefined) described.code = error.code;
+    described.reason = error.reason;
+    described.isRetryable = error.isRetryable;
+    if (error.rejectedParameter !== undefined) described.rejectedParameter = { ...error.rejectedParameter };
   }
   return described;
 }

@@ -5,9 +5,15 @@ import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { StreamAssembler } from "../../core/stream/stream-assembler.js";
+import { optionsOf } from "./adapter-hooks.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
-import { readCassette } from "./cassette.js";
+import { readCassette, redactSecrets } from "./cassette.js";
 import { canonicalInput, lineDiff, sharedLines } from "./input-diff.js";
+
+export interface ReplayChatModelOptions extends ChatModelOptions {
+  /** The extra secrets the cassette was recorded with, so inputs holding them match their scrubbed recording. @default [] */
+  secrets?: string[];
+}
 
 /**
  * Plays a cassette recorded by `RecordingChatModel` back, deterministically and offline. Each
@@ -18,16 +24,21 @@ export class ReplayChatModel extends ChatModel {
   readonly providerId: string;
   private readonly interactions: { canonical: string; interaction: CassetteInteraction; used: boolean }[];
   private readonly source: string;
+  private readonly secrets: string[];
 
   /**
    * @param cassette A cassette file path, or a cassette already read.
    * @param options The common options; the profile comes from the cassette. Retry delays default to 0,
    *   so that a recorded retryable error replays without waiting.
    */
-  constructor(cassette: string | Cassette, options: ChatModelOptions = {}) {
+  constructor(cassette: string | Cassette, options: ReplayChatModelOptions = {}) {
     const loaded = typeof cassette === "string" ? readCassette(cassette) : cassette;
-    super(loaded.modelId, { retry: { initialDelayMs: 0, maxDelayMs: 0 }, ...options }, loaded.profile);
+    const { secrets = [], ...rest } = options;
+    const retry = { initialDelayMs: 0, maxDelayMs: 0, ...(loaded.settings ? { maxRetries: loaded.settings.maxRetries } : {}) };
+    // The recorded model's settings, so the replay sends the same inputs and accepts the same replies.
+    super(loaded.modelId, { ...optionsOf(loaded.settings), retry, ...rest }, loaded.profile);
     this.providerId = loaded.providerId;
+    this.secrets = secrets;
     this.source = typeof cassette === "string" ? cassette : "the cassette";
     this.interactions = loaded.interactions.map((interaction) => ({ canonical: canonicalInput(interaction.input), interaction, used: false }));
   }
@@ -35,7 +46,7 @@ export class ReplayChatModel extends ChatModel {
   protected override async _create(input: ProviderInput): Promise<ProviderOutput> {
     const { output, chunks, error } = this.match(input);
     if (output) return output;
-    if (chunks) return outputFromChunks(chunks, error);
+    if (chunks && !error) return outputFromChunks(chunks);
     throw replayedError(error, this);
   }
 
@@ -50,7 +61,8 @@ export class ReplayChatModel extends ChatModel {
 
   private match(input: ProviderInput): CassetteInteraction {
     const { signal: _signal, ...rest } = input;
-    const canonical = canonicalInput(rest);
+    // Scrubbed as the recording was: an input with key-shaped text matches its recording.
+    const canonical = canonicalInput(redactSecrets(rest, this.secrets));
     const matches = this.interactions.filter((entry) => entry.canonical === canonical);
     const entry = matches.find((candidate) => !candidate.used) ?? matches.at(-1);
     if (entry) {
@@ -74,6 +86,9 @@ function replayedError(error: CassetteInteraction["error"], model: ReplayChatMod
   return new ProviderError(error.message, {
     statusCode: error.statusCode,
     code: error.code,
+    reason: error.reason,
+    isRetryable: error.isRetryable,
+    rejectedParameter: error.rejectedParameter,
     providerId: model.providerId,
     modelId: model.modelId,
   });
@@ -91,8 +106,7 @@ function chunksFromOutput(output: ProviderOutput): ChatModelChunk[] {
   return chunks;
 }
 
-function outputFromChunks(chunks: ChatModelChunk[], error: CassetteInteraction["error"]): ProviderOutput {
-  if (error) throw new ProviderError(error.message, { statusCode: error.statusCode, code: error.code });
+function outputFromChunks(chunks: ChatModelChunk[]): ProviderOutput {
   const assembler = new StreamAssembler();
   for (const chunk of chunks) assembler.add(chunk);
   return assembler.output();
