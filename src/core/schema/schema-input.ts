@@ -26,10 +26,27 @@ export function schemaKind(schema: unknown): SchemaKind {
   if (schema !== null && typeof schema === "object") {
     if ("_zod" in schema) return "zod-v4";
     if ("_def" in schema && typeof (schema as ZodV3Like).safeParse === "function") return "zod-v3";
-    if (isPlainObject(schema)) return "json-schema";
+    if (isPlainObject(schema)) {
+      if (isZodShape(schema)) {
+        throw new TypeError(
+          "Expected a zod schema or a JSON Schema object, got an object of zod schemas (a zod shape). " +
+            "Wrap it in z.object({...}).",
+        );
+      }
+      return "json-schema";
+    }
   }
   throw new TypeError(
     `Expected a zod schema or a JSON Schema object, got ${schema === null ? "null" : typeof schema}. ` +
       "Pass z.object({...}) or a JSON Schema such as { type: 'object', properties: {...} }.",
   );
+}
+
+/** `{ city: z.string() }`: what z.object takes, easily passed in its place (the MCP SDK takes shapes). */
+function isZodShape(schema: Record<string, unknown>): boolean {
+  for (const key in schema) {
+    const member = schema[key];
+    if (member !== null && typeof member === "object" && ("_zod" in member || "_def" in member)) return true;
+  }
+  return false;
 }
