@@ -9,15 +9,24 @@ export type ValidationResult =
 
 export type Validator = (value: unknown) => ValidationResult;
 
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
 interface AjvLike {
-  compile(schema: JSONSchema): ((value: unknown) => boolean) & {
-    errors?: { instancePath: string; message?: string }[] | null;
-  };
+  compile(schema: JSONSchema): ((value: unknown) => boolean) & { errors?: AjvIssue[] | null };
 }
 type AjvConstructor = new (options: Record<string, unknown>) => AjvLike;
 const loadAjv = lazyRequire<{ default: AjvConstructor }>("ajv", "validating against JSON Schema");
+const loadAjv2020 = lazyRequire<{ default: AjvConstructor }>("ajv/dist/2020", "validating against JSON Schema");
 
+// addUsedSchema: false — a schema's $id is not registered, so the same tool listed afresh (an MCP
+// server's, each turn) or two tools sharing an $id compile on their own instead of colliding.
+const ajvOptions = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false };
 let ajv: AjvLike | undefined;
+let ajv2020: AjvLike | undefined;
 const validators = new WeakMap<object, Validator>();
 
 /** A validator for a schema, built once per schema object and reused. */
@@ -52,19 +61,37 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 function jsonSchemaValidator(schema: JSONSchema): Validator {
-  const { $schema: _ignored, ...body } = schema;
+  const { $schema: dialect, ...body } = schema;
   let check: ReturnType<AjvLike["compile"]>;
   try {
-    ajv ??= new (loadAjv().default)({ strict: false, allErrors: true, validateFormats: false });
-    check = ajv.compile(body);
+    // Draft-07 unless the schema says 2020-12 (MCP's default dialect, where `items` and `prefixItems` differ).
+    const validator =
+      typeof dialect === "string" && dialect.includes("2020-12")
+        ? (ajv2020 ??= new (loadAjv2020().default)(ajvOptions))
+        : (ajv ??= new (loadAjv().default)(ajvOptions));
+    check = validator.compile(body);
   } catch (error) {
     throw new TypeError(`Invalid JSON Schema: ${(error as Error).message}`, { cause: error });
   }
   return (value) => {
     if (check(value)) return { success: true, value };
     const issues = (check.errors ?? []).map(
-      (issue) => `${issue.instancePath === "" ? "(root)" : issue.instancePath}: ${issue.message ?? "is invalid"}`,
+      (issue) => `${issue.instancePath === "" ? "(root)" : issue.instancePath}: ${issue.message ?? "is invalid"}${detail(issue)}`,
     );
     return { success: false, issues };
   };
+}
+
+/** What ajv's message leaves out: the property that is not allowed, the values that are. */
+function detail({ keyword, params }: AjvIssue): string {
+  if (keyword === "additionalProperties" && typeof params?.additionalProperty === "string") {
+    return ` ('${params.additionalProperty}')`;
+  }
+  if (keyword === "unevaluatedProperties" && typeof params?.unevaluatedProperty === "string") {
+    return ` ('${params.unevaluatedProperty}')`;
+  }
+  if (keyword === "enum" && Array.isArray(params?.allowedValues)) {
+    return `: ${params.allowedValues.map((value) => JSON.stringify(value)).join(", ")}`;
+  }
+  return "";
 }
