@@ -35,10 +35,16 @@ function validateMessage(message: Message, index: number): void {
       return;
     case "user":
     case "assistant":
-      if (typeof content !== "string" && !Array.isArray(content)) throw notContent(index);
+      if (typeof content === "string") return;
+      if (!Array.isArray(content)) throw notContent(index);
+      for (let part = 0; part < content.length; part++) validatePart(message.role, content[part], index, part);
       return;
     case "tool":
-      if (typeof content !== "string" && !Array.isArray(content)) throw notContent(index);
+      if (typeof content !== "string") {
+        throw new TypeError(
+          `input.messages[${index}] is a tool result: its content must be a string (JSON.stringify the tool's result).`,
+        );
+      }
       if (typeof message.toolCallId !== "string" || typeof message.toolName !== "string") {
         throw new TypeError(`input.messages[${index}] is a tool result: it needs toolCallId and toolName (from the tool call it answers).`);
       }
@@ -46,6 +52,43 @@ function validateMessage(message: Message, index: number): void {
     default:
       throw noRole(index);
   }
+}
+
+/** A content part's type and the fields an adapter reads from it. */
+function validatePart(role: "user" | "assistant", part: unknown, index: number, at: number): void {
+  const where = `input.messages[${index}].content[${at}]`;
+  if (part === null || typeof part !== "object") throw new TypeError(`${where} must be a content part object.`);
+  const fields = part as Record<string, unknown>;
+  switch (fields.type) {
+    case "text":
+      if (typeof fields.text !== "string") throw new TypeError(`${where} is a text part: it needs text (a string).`);
+      return;
+    case "image":
+      if (role === "user" && typeof fields.image === "string") return;
+      break;
+    case "file":
+      if (role === "user" && typeof fields.data === "string" && typeof fields.mediaType === "string") return;
+      break;
+    case "reasoning":
+      if (role === "assistant" && typeof fields.text === "string") return;
+      break;
+    case "tool-call": {
+      if (role !== "assistant") break;
+      const { args } = fields;
+      if (typeof fields.id !== "string" || typeof fields.name !== "string") {
+        throw new TypeError(`${where} is a tool call: it needs id and name (strings).`);
+      }
+      if (args === null || typeof args !== "object" || Array.isArray(args)) {
+        throw new TypeError(`${where} is a tool call: its args must be an object (JSON.parse a JSON string first).`);
+      }
+      return;
+    }
+  }
+  const shapes =
+    role === "user"
+      ? "{ type: 'text', text }, { type: 'image', image, mediaType? } or { type: 'file', data, mediaType }"
+      : "{ type: 'text', text }, { type: 'reasoning', text } or { type: 'tool-call', id, name, args }";
+  throw new TypeError(`${where} is not a ${role} content part: use ${shapes}.`);
 }
 
 function noRole(index: number): TypeError {
