@@ -115,6 +115,8 @@ function outputOf(step: AnswerStep): ProviderOutput {
     output.toolCalls = step.calls.map((call) => ({ id: call.id, name: call.name, args: call.args }));
     output.finishReason ??= "tool-calls";
   }
+  // As the same step streamed reports it (its finish chunk), so create and createStream agree.
+  output.finishReason ??= "stop";
   return output;
 }
 
@@ -131,7 +133,7 @@ function* chunksOf(step: AnswerStep): Iterable<ChatModelChunk> {
     }
   }
   const output = outputOf(step);
-  yield { type: "finish", finishReason: output.finishReason ?? "stop", usage: output.usage! };
+  yield { type: "finish", finishReason: output.finishReason ?? "stop", usage: output.usage!, raw: output.raw };
 }
 
 function toError(spec: Error | ErrorSpec, modelId: string): Error {

@@ -54,6 +54,16 @@ describe("a process's first call (the pipeline still loading)", () => {
     expect(events).toEqual(["start", "error", "finish"]);
   });
 
+  it("should settle a stream its consumer leaves on the finish chunk as a success", async () => {
+    const { ScriptedChatModel, textStep } = await freshKeelson();
+    const model = new ScriptedChatModel([textStep("one two three")]);
+    const events = recordEvents(model.emitter);
+    const stream = model.createStream({ messages: [{ role: "user", content: "hi" }] });
+    for await (const chunk of stream) if (chunk.type === "finish") break;
+    expect((await stream.final()).text).toBe("one two three");
+    expect(events).toEqual(["start", "success", "finish"]);
+  });
+
   it("should answer a plain call with a validated tool call", async () => {
     const { ScriptedChatModel, toolCallStep, defineTool } = await freshKeelson();
     const weather = defineTool({ name: "weather", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } });

@@ -46,7 +46,8 @@ export class ProviderError extends ChatModelError {
   /**
    * What a stream had delivered when it failed (text, reasoning, tool-call fragments), set only when
    * chunks had already reached the caller. Such a stream is never retried silently: the caller saw
-   * tokens, so keelson raises this error instead, and retrying is the caller's choice.
+   * tokens, so keelson raises this error instead, and retrying is the caller's choice. Its
+   * `finishReason` is `"error"` unless the provider had sent its own before the stream broke.
    */
   declare partialOutput?: ProviderOutput;
 

@@ -59,7 +59,9 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
 
   // A forced call read from text ends "stop" on the wire; to the caller it is a tool call.
   const reported = raw.finishReason ?? "stop";
-  const finishReason = toolCalls.length > 0 && reported === "stop" ? "tool-calls" : reported;
+  // A structured answer carried by a forced tool is no tool call to the caller: it ends "stop".
+  const finishReason =
+    toolCalls.length > 0 && reported === "stop" ? "tool-calls" : rules.structureTool !== undefined && reported === "tool-calls" ? "stop" : reported;
   const message: ChatModelOutput["message"] = { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, toolCalls) };
   // `meta` is the attempt loop's to fill; its slot is made here, so filling it adds no property.
   const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw, meta: undefined };

@@ -1,7 +1,7 @@
 import { abortError, isAbortError, type CallSignal } from "../../internal/abort.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { Message } from "../messages.js";
-import type { Attempt, ChatModelOutput } from "../output.js";
+import type { Attempt, ChatModelOutput, ProviderOutput } from "../output.js";
 import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
 import { isChunkReader } from "../stream/chunk-reader.js";
@@ -87,7 +87,13 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
   }
 
   #step(): Result | Promise<Result> {
-    if (this.#queued.length > 0) return { done: false, value: this.#queued.shift()! };
+    if (this.#queued.length > 0) {
+      const chunk = this.#queued.shift()!;
+      // The settled call's last chunk (its finish) is handed out: the call has succeeded, whether or
+      // not its consumer reads on (one that stops on the finish has not abandoned the call).
+      if (this.#queued.length === 0 && this.#output && this.#end) this.#finish(this.#output);
+      return { done: false, value: chunk };
+    }
     if (this.#ended) return { done: true, value: undefined as never };
     if (this.#output) return this.#finish(this.#output);
     if (this.#stopped) return this.#closeAttempt().then(() => this.#finish(this.#partialOutput()));
@@ -149,7 +155,7 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
       if (this.#stopped) return this.#finish(this.#partialOutput());
       const signal = this.#linked.signal;
       if (signal.aborted || isAbortError(error)) return this.#fail(abortError(signal));
-      if (ProviderError.isInstance(error)) Object.assign(error, { partialOutput: this.#assembler.output() });
+      if (ProviderError.isInstance(error)) Object.assign(error, { partialOutput: this.#brokenOutput() });
       return this.#fail(error);
     });
 
@@ -165,6 +171,8 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
       return this.#fail(error);
     }
     if (settled.output) {
+      // Held back, the reply's text (a structured answer carried by a forced tool) comes whole, as its calls do.
+      if (this.#holdBack && settled.output.text !== "") this.#queued.push({ type: "text-delta", text: settled.output.text });
       for (const toolCall of settled.output.toolCalls) this.#queued.push({ type: "tool-call", toolCall });
       this.#queued.push({ type: "finish", finishReason: settled.output.finishReason, usage: settled.output.usage });
       this.#output = settled.output;
@@ -198,6 +206,12 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
       () => undefined,
       () => undefined,
     );
+  }
+
+  /** What a broken attempt delivered; without the provider's finish it ends "error", never as a finished reply. */
+  #brokenOutput(): ProviderOutput {
+    const assembler = this.#assembler;
+    return { ...assembler.output(), finishReason: assembler.finishReason ?? "error" };
   }
 
   /** The output of a stream a `newToken` listener stopped: what arrived, unvalidated, finish reason "other". */

@@ -85,15 +85,32 @@ export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
     // the result it resolves with): a run that settles itself is passed through.
     if (run.settlesItself) return { next: () => run.chunks.next() as Promise<IteratorResult<ChatModelChunk>>, return: close };
     const end = callEnd(run.settle, final);
+    /** Whether the last chunk handed out was the reply's `finish`: nothing but the call's end comes after it. */
+    let finished = false;
     const settle = (result: IteratorResult<ChatModelChunk, ChatModelOutput>): IteratorResult<ChatModelChunk> => {
-      if (!result.done) return result;
+      if (!result.done) {
+        finished = result.value.type === "finish";
+        return result;
+      }
       end.succeed(result.value);
       return { done: true, value: undefined };
     };
     const fail = (caught: unknown): never => {
       throw end.fail(caught);
     };
-    return { next: () => run.chunks.next().then(settle, fail), return: close };
+    const next = () => run.chunks.next().then(settle, fail);
+    // A consumer that stops on the finish chunk has the whole reply: the call is read to its end
+    // (a success, and a cache entry) rather than aborted.
+    const leave = async (): Promise<IteratorResult<ChatModelChunk>> => {
+      if (!finished) return close();
+      try {
+        while (!(await next()).done);
+      } catch {
+        // final() and the events have the error.
+      }
+      return { done: true, value: undefined };
+    };
+    return { next, return: leave };
   }
 
   /** The whole output once the stream ends; reads the stream itself if nobody iterates it. */

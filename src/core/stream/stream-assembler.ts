@@ -70,6 +70,11 @@ export class StreamAssembler {
     return this.#text;
   }
 
+  /** The finish reason the provider reported, if a `finish` chunk arrived. */
+  get finishReason(): FinishReason | undefined {
+    return this.#finishReason;
+  }
+
   get hasContent(): boolean {
     return this.#text !== "" || this.#reasoning !== "" || this.#toolCalls.size > 0;
   }
