@@ -55,7 +55,10 @@ export class ModelCalls {
     this.#host = {
       emitter: model.emitter,
       retry: model.retry,
-      maxRepairAttempts: model.maxRepairAttempts,
+      // Read at each repair: a model's maxRepairAttempts assigned after its first call holds for the calls after it.
+      get maxRepairAttempts() {
+        return model.maxRepairAttempts;
+      },
       request: hooks.request,
       requestStream: hooks.requestStream,
       learn: (error, call) => this.#learn(error, call),
@@ -100,11 +103,14 @@ export class ModelCalls {
 
   #learn(error: ProviderError, call: PreparedCall): PreparedCall | undefined {
     const model = this.#model;
-    const refused = refusedToolChoice(error, call, model.toolChoiceSupport);
+    const refused = refusedToolChoice(error, call);
     if (!refused) return undefined;
-    model.toolChoiceSupport = new Set([...model.toolChoiceSupport].filter((value) => value !== refused));
-    const message = learnedToolChoiceMessage(`${model.providerId} ${model.modelId}`, refused, error, model.toolChoiceSupport);
-    this.#hooks.emit("warning", { input: call.input, code: "learned-tool-choice", message });
+    // A call in flight when another one learned the same refusal finds the value gone: it only moves down.
+    if (model.toolChoiceSupport.has(refused)) {
+      model.toolChoiceSupport = new Set([...model.toolChoiceSupport].filter((value) => value !== refused));
+      const message = learnedToolChoiceMessage(`${model.providerId} ${model.modelId}`, refused, error, model.toolChoiceSupport);
+      this.#hooks.emit("warning", { input: call.input, code: "learned-tool-choice", message });
+    }
     return this.prepare(call.input);
   }
 

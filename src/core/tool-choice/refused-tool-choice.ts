@@ -4,12 +4,12 @@ import type { ToolChoiceMode } from "./tool-choice-mode.js";
 
 /**
  * The tool_choice value a provider's 400 refused, when there is one to learn: the adapter marked
- * the error, the value is in the support set, and this call really sent it (a refusal of a value
- * the request never carried teaches nothing).
+ * the error and this call really sent it (a refusal of a value the request never carried teaches
+ * nothing). The value may already be gone from the support set: another call in flight learned it.
  */
-export function refusedToolChoice(error: ProviderError, call: PreparedCall, support: ReadonlySet<ToolChoiceMode>): ToolChoiceMode | undefined {
+export function refusedToolChoice(error: ProviderError, call: PreparedCall): ToolChoiceMode | undefined {
   const refused = error.rejectedParameter?.value;
-  if (!refused || !support.has(refused)) return undefined;
+  if (!refused) return undefined;
   const sent = call.plan.toolChoice;
   const wasSent = typeof sent === "object" ? refused === "single" : sent === refused;
   return wasSent ? refused : undefined;
