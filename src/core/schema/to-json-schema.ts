@@ -13,7 +13,10 @@ const converted = new WeakMap<object, JSONSchema>();
 
 /**
  * Converts a schema to JSON Schema once; the result is cached per schema object, because this sits
- * on the hot path of every call that carries tools.
+ * on the hot path of every call that carries tools. A JSON Schema object is copied the first time
+ * it is seen, and that copy is both sent and validated against: a schema changed in place later is
+ * not read again (pass a new schema object to change it), so the provider is never told one schema
+ * while the reply is checked against another.
  */
 export function toJSONSchema(schema: SchemaInput): JSONSchema {
   const cached = converted.get(schema);
@@ -26,11 +29,20 @@ export function toJSONSchema(schema: SchemaInput): JSONSchema {
 function convert(schema: SchemaInput): JSONSchema {
   switch (schemaKind(schema)) {
     case "json-schema":
-      return schema as JSONSchema;
+      return snapshot(schema as JSONSchema);
     case "zod-v4":
       return fromZodV4(schema as ZodV4Like);
     case "zod-v3":
       return fromZodV3(schema as ZodV3Like);
+  }
+}
+
+function snapshot(schema: JSONSchema): JSONSchema {
+  try {
+    return structuredClone(schema);
+  } catch {
+    // Something no copy can carry (a function, say): used as it is.
+    return schema;
   }
 }
 

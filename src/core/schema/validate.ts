@@ -2,6 +2,7 @@ import { lazyRequire } from "../../internal/lazy-require.js";
 import type { JSONSchema } from "./json-schema.js";
 import type { SchemaInput, ZodV3Like } from "./schema-input.js";
 import { schemaKind } from "./schema-input.js";
+import { toJSONSchema } from "./to-json-schema.js";
 
 export type ValidationResult =
   | { success: true; value: unknown }
@@ -40,7 +41,8 @@ export function validatorFor(schema: SchemaInput): Validator {
 }
 
 function buildValidator(schema: SchemaInput): Validator {
-  if (schemaKind(schema) === "json-schema") return jsonSchemaValidator(schema as JSONSchema);
+  // The JSON Schema as keelson sent it (read once per schema object), never one changed in place since.
+  if (schemaKind(schema) === "json-schema") return jsonSchemaValidator(toJSONSchema(schema));
   const zodSchema = schema as ZodV3Like;
   return (value) => {
     const result = zodSchema.safeParse(value);

@@ -42,7 +42,7 @@ describe("indexTools", () => {
     const schema = { type: "object", properties: { q: { type: "number" } }, required: ["q"] };
     definition.inputSchema = schema;
     const entry = indexTools(tools).toolsByName.get("find")!;
-    expect(entry.tool.parameters).toBe(schema);
+    expect(entry.tool.parameters).toEqual(schema);
     expect(entry.validate({ q: "not a number" }).success).toBe(false);
   });
 
