@@ -152,7 +152,9 @@ export abstract class ChatModel {
   }
 
   /**
-   * A copy with the same settings (support set included), its own emitter and no calls in flight.
+   * A copy with the same settings (support set, default parameters and retry settings included, as
+   * copies of its own: a change in place on one never reaches the other), its own emitter and no
+   * calls in flight. The cache is shared.
    * It copies own fields — non-enumerable ones too (an adapter's hidden credentials) — so adapters
    * keep their state in ordinary (TypeScript `private`) fields, not `#private` ones, which no copy
    * can carry.
@@ -161,6 +163,8 @@ export abstract class ChatModel {
     const copy = Object.create(Object.getPrototypeOf(this) as object, Object.getOwnPropertyDescriptors(this)) as this;
     Object.assign(copy, {
       toolChoiceSupport: new Set(this.toolChoiceSupport),
+      parameters: this.parameters === undefined ? undefined : structuredClone(this.parameters),
+      retry: { ...this.retry },
       emitter: new ChatModelEmitter(),
       callsCache: undefined,
     });
