@@ -7,6 +7,7 @@
  *
  *   npx vitest run --config examples/vitest.config.ts
  */
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   ReplayChatModel,
@@ -63,7 +64,7 @@ describe("incident agent, on ScriptedChatModel", () => {
 });
 
 describe("incident agent, on a replayed cassette", () => {
-  const cassette = new URL("./cassettes/incident-agent.openai.json", import.meta.url).pathname;
+  const cassette = fileURLToPath(new URL("./cassettes/incident-agent.openai.json", import.meta.url));
 
   it("should replay the recorded conversation offline, with the provider's own tool-call ids", async () => {
     const model = new ReplayChatModel(cassette);

@@ -14,11 +14,12 @@
  *   npx tsx examples/four-providers.ts            # all four
  *   npx tsx examples/four-providers.ts ollama     # one
  */
+import { fileURLToPath } from "node:url";
 import { createChatModel, type ChatModel } from "keelson";
 import { ReplayChatModel } from "keelson/testing";
 import { alerts, triage, type Triage } from "./support/triage-agent.js";
 
-const cassette = (name: string) => new URL(`./cassettes/triage.${name}.json`, import.meta.url).pathname;
+const cassette = (name: string) => fileURLToPath(new URL(`./cassettes/triage.${name}.json`, import.meta.url));
 const live = process.env.KEELSON_LIVE === "1";
 
 // The one line that changes from provider to provider:

@@ -12,6 +12,7 @@
  *   npx tsx examples/ollama-forced-tool-call.ts
  */
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { ReplayChatModel } from "keelson/testing";
 import { lookupIncident } from "./support/incident-agent.js";
 
@@ -21,7 +22,7 @@ const wire = JSON.parse(readFileSync(new URL("./cassettes/ollama-forced-tool-cal
   body: Record<string, unknown>;
 }[];
 
-const model = new ReplayChatModel(cassette.pathname); // live: new OllamaChatModel("llama3.1")
+const model = new ReplayChatModel(fileURLToPath(cassette)); // live: new OllamaChatModel("llama3.1")
 console.log(`model: ${model.providerId} ${model.modelId}, toolChoiceSupport: [${[...model.toolChoiceSupport].join(", ")}]`);
 
 const output = await model.create({

@@ -41,7 +41,10 @@ import type { ReplayServer } from "./replay-server.js";
  *   name: "MyChatModel",
  *   createModel: (baseURL, options) => new MyChatModel("my-model", { baseURL, apiKey: "test", maxRetries: 0, ...options }),
  *   textReply: (text) => ({ create: { body: JSON.stringify(myProviderReplyWith(text)) }, stream: { body: sseOf(text) } }),
- *   readRequest: (request) => ({ tools: request.json.tools, toolChoice: request.json.tool_choice, responseFormat: … }),
+ *   readRequest: (request) => {
+ *     const body = request.json as MyRequestBody; // the parsed JSON body, typed `unknown`
+ *     return { tools: body.tools, toolChoice: body.tool_choice, responseFormat: myFormatOf(body) };
+ *   },
  *   retryableError: { status: 429, headers: { "retry-after": "0" }, body: "{}" },
  *   skip: { "streamed-tool-call-args": "My provider sends each tool call whole, in one event." },
  *   scenarios: {

@@ -56,6 +56,7 @@ export interface Cassette {
   interactions: CassetteInteraction[];
 }
 
+/** The cassette at `path` (a file path, not a URL), as RecordingChatModel wrote it; throws when there is none yet. */
 export function readCassette(path: string): Cassette {
   if (!existsSync(path)) {
     throw new Error(`No cassette at ${path}: record one first with RecordingChatModel (run the test once against a real provider).`);
