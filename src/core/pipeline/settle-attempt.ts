@@ -58,7 +58,7 @@ export function completeOutput(final: FinalOutput, repairs: Repair[], call: Prep
   return final as ChatModelOutput;
 }
 
-function sumUsage(usages: Usage[]): Usage {
+export function sumUsage(usages: Usage[]): Usage {
   const total = emptyUsage();
   for (const usage of usages) {
     total.inputTokens += usage.inputTokens;
