@@ -57,7 +57,12 @@ export class ModelCalls {
       retry: model.retry,
       // Read at each repair: a model's maxRepairAttempts assigned after its first call holds for the calls after it.
       get maxRepairAttempts() {
-        return model.maxRepairAttempts;
+        const budget: unknown = model.maxRepairAttempts;
+        // Checked as the constructor checks it: NaN or undefined would re-ask without bound.
+        if (!(Number.isInteger(budget) && (budget as number) >= 0)) {
+          throw new TypeError(`maxRepairAttempts must be a non-negative integer, got ${String(budget)} (assigned to the model after it was made).`);
+        }
+        return budget as number;
       },
       request: hooks.request,
       requestStream: hooks.requestStream,
