@@ -30,7 +30,8 @@ function choiceViolation(toolCalls: ToolCall[], text: string, rules: OutputRules
     const mode = choice.mode === "single" ? "single" : "required";
     const wanted = choice.mode === "single" ? `the tool '${choice.toolName}'` : "one of the tools";
     const error = toolCallError(rules, "tool-choice-violation", `you must call ${wanted}; the reply called none.`, reply);
-    if (rules.plan.rung === "native") error.message += ignoredChoiceAdvice(rules, mode);
+    // Only prose in place of the call shows the provider ignored tool_choice (an empty reply does not).
+    if (rules.plan.rung === "native" && text !== "") error.message += ignoredChoiceAdvice(rules, mode);
     return error;
   }
   const forced = choice.mode === "single" ? choice.toolName : "";

@@ -34,13 +34,22 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   const reasoning = raw.reasoning ?? "";
   let rawCalls: ProviderToolCall[] = raw.toolCalls ?? (raw.message ? messageToolCalls(raw.message) : []);
 
+  // Empty is empty whatever was asked for: an empty reply to a forced call or a schema is no sign
+  // that tool_choice was ignored or the format missed. A filtered reply is returned as it is only
+  // where an answer without a call or an object is one (`auto`); elsewhere the caller gets the error.
+  if (text === "" && rawCalls.length === 0 && rules.retryOnEmptyResponse && (raw.finishReason !== "content-filter" || demandsAnswer(rules))) {
+    throw emptyResponse(raw, reasoning, rules);
+  }
+  // A reply the provider cut off at the token limit: JSON it left open is not completed by guessing.
+  const cutOff = raw.finishReason === "length";
+
   if (rawCalls.length === 0 && (rules.plan.readsUnion || (text !== "" && shouldRecover(rules)))) {
-    const read = rules.plan.readsUnion ? readUnionReply(text, rules, repairs) : recoverFromText(text, rules, repairs);
+    const read = rules.plan.readsUnion ? readUnionReply(text, rules, repairs, cutOff) : recoverFromText(text, rules, repairs);
     if (read !== undefined) ({ calls: rawCalls, text } = read);
   }
 
   // map, not push: an array grown from [] by push is made room for 17 items.
-  let toolCalls = rawCalls.map((call) => finalizeToolCall(call, rules, repairs));
+  let toolCalls = rawCalls.map((call) => finalizeToolCall(call, rules, repairs, cutOff));
   toolCalls = checkToolChoice(toolCalls, text, rules, repairs);
 
   let object: unknown;
@@ -49,13 +58,10 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
     text = JSON.stringify(object);
     toolCalls = [];
   } else if (rules.structure && toolCalls.length === 0) {
-    object = parseStructure(text, rules, repairs);
+    object = parseStructure(text, rules, repairs, cutOff);
     // The wire's `{ item }` is no text of the caller's: the text is the object's JSON.
     if (rules.structure.wrapped) text = JSON.stringify(object);
   }
-
-  const empty = text === "" && toolCalls.length === 0 && object === undefined;
-  if (empty && rules.retryOnEmptyResponse && raw.finishReason !== "content-filter") throw emptyResponse(raw, reasoning, rules);
 
   // A forced call read from text ends "stop" on the wire; to the caller it is a tool call.
   const reported = raw.finishReason ?? "stop";
@@ -74,7 +80,7 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
  * that writes its calls the way the model was trained to (`<tool_call>` blocks, `<function=…>` tags,
  * an OpenAI-style envelope) is recovered as on any rung where a call is required: every call of it.
  */
-function readUnionReply(text: string, rules: OutputRules, repairs: Repair[]): { calls: ProviderToolCall[]; text: string } {
+function readUnionReply(text: string, rules: OutputRules, repairs: Repair[], cutOff: boolean): { calls: ProviderToolCall[]; text: string } {
   const tagged = text.includes("<tool_call>") || text.includes("<function=");
   const recover = () => (rules.fixInvalidToolCalls ? recoverFromText(text, rules, repairs) : undefined);
   const early = tagged ? recover() : undefined;
@@ -85,6 +91,7 @@ function readUnionReply(text: string, rules: OutputRules, repairs: Repair[]): { 
     if (recovered !== undefined) return { calls: recovered.calls, text: "" };
     throw toolCallError(rules, "tool-choice-violation", reading.problem, text);
   }
+  if (cutOff && reading.repairs.includes("json-repaired")) throw cutOffCall(rules, text, "the tool call");
   for (const kind of reading.repairs) repairs.push({ kind, detail: `tool-union reply: ${kind}` });
   return { calls: reading.calls, text: "" };
 }
@@ -106,10 +113,40 @@ function recoverFromText(text: string, rules: OutputRules, repairs: Repair[]): {
 function emptyResponse(raw: ProviderOutput, reasoning: string, rules: OutputRules): EmptyResponseError {
   return new EmptyResponseError(
     `${rules.providerId} ${rules.modelId} returned an empty response (no text and no tool call` +
-      `${reasoning ? ", only reasoning" : ""}, finish reason '${raw.finishReason ?? "unknown"}').`,
+      `${reasoning ? ", only reasoning" : ""}, finish reason '${raw.finishReason ?? "unknown"}').${emptyAdvice(raw, reasoning)}`,
     { providerId: rules.providerId, modelId: rules.modelId },
   );
 }
+
+function emptyAdvice(raw: ProviderOutput, reasoning: string): string {
+  if (raw.finishReason === "length") {
+    return reasoning
+      ? " The reasoning used up the token limit: raise parameters.maxTokens or lower parameters.reasoningEffort."
+      : " The reply hit the token limit: raise parameters.maxTokens.";
+  }
+  if (raw.finishReason === "content-filter") return " The provider's content filter stopped the reply: rephrase the input.";
+  return "";
+}
+
+/** Whether the call wants more than text: a tool call it forces, or an object. */
+function demandsAnswer(rules: OutputRules): boolean {
+  return rules.choice.mode === "required" || rules.choice.mode === "single" || rules.structure !== undefined;
+}
+
+/** Arguments (or a tool-union reply) the token limit cut off: re-asked, and past the budget the caller is told to raise it. */
+function cutOffCall(rules: OutputRules, text: string, what: string, toolName?: string): ToolCallError {
+  const error = toolCallError(
+    rules,
+    "invalid-args",
+    `the reply was cut off at the token limit in the middle of ${what}. Send the complete call again, with shorter arguments if they were long.`,
+    text,
+    toolName,
+  );
+  error.message += `\n${cutOffAdvice}`;
+  return error;
+}
+
+const cutOffAdvice = "The reply hit the token limit (finish reason 'length'): raise parameters.maxTokens.";
 
 function shouldRecover(rules: OutputRules): boolean {
   if (!rules.fixInvalidToolCalls) return false;
@@ -123,11 +160,12 @@ function argumentsAreValid(call: ProviderToolCall, rules: OutputRules): boolean 
 }
 
 /** One call made final: its tool known, its arguments parsed (repaired), validated and given an id. Failures are worded apart (the code run per call stays small). */
-function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, repairs: Repair[]): ToolCall {
+function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, repairs: Repair[], cutOff: boolean): ToolCall {
   const entry = rules.validators.get(call.name);
   if (entry === undefined) throw unknownTool(call, rules);
   const parsed = parseToolArguments(call.args, rules.fixInvalidToolCalls);
   if (!parsed.ok) throw toolCallError(rules, "invalid-args", `tool '${call.name}': ${parsed.problem}`, String(call.args), call.name);
+  if (cutOff && parsed.repairs.includes("json-repaired")) throw cutOffCall(rules, String(call.args), `the arguments of tool '${call.name}'`, call.name);
   if (parsed.repairs.length > 0) noteArgumentRepairs(call, parsed.repairs, repairs);
   const strictUnion = rules.plan.responseFormat?.type === "json-schema" && rules.plan.responseFormat.strict === true;
   const args = rules.structure?.strict || strictUnion ? (dropNullOptionals(parsed.args, entry.tool.parameters) as Record<string, unknown>) : parsed.args;
@@ -141,7 +179,8 @@ function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, repairs: R
 }
 
 function unknownTool(call: ProviderToolCall, rules: OutputRules): ToolCallError {
-  const known = [...rules.validators.keys()];
+  // The tools this reply may call (the forced one alone, none under "none"), not every tool of the call.
+  const known = rules.plan.allowedTools.map((tool) => tool.name);
   return toolCallError(
     rules,
     "unknown-tool",
@@ -174,14 +213,17 @@ function missingId(call: ProviderToolCall, repairs: Repair[]): string {
   return id;
 }
 
-function parseStructure(text: string, rules: OutputRules, repairs: Repair[]): unknown {
+function parseStructure(text: string, rules: OutputRules, repairs: Repair[], cutOff: boolean): unknown {
   const parsed = parseJSONValue(text);
-  const fail = (issues: string[]) =>
+  const fail = (issues: string[], advice = "") =>
     new StructuredOutputError(
-      `${rules.providerId} ${rules.modelId} did not return the structured output asked for: ${issues.join("; ")}`,
+      `${rules.providerId} ${rules.modelId} did not return the structured output asked for: ${issues.join("; ")}${advice}`,
       { text, issues, providerId: rules.providerId, modelId: rules.modelId },
     );
   if (!parsed) throw fail([`the reply is not JSON: ${preview(text)}`]);
+  if (cutOff && parsed.repairs.includes("json-repaired")) {
+    throw fail(["the reply was cut off at the token limit before its JSON was complete; send it again, complete and shorter"], `\n${cutOffAdvice}`);
+  }
   for (const kind of parsed.repairs) repairs.push({ kind, detail: `structured output: ${kind}` });
   const structure = rules.structure!;
   let value = parsed.value;
