@@ -4,7 +4,7 @@ import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
-import { abortError, isAbortable } from "../../internal/abort.js";
+import { abortError, isAbortable, timeLeft } from "../../internal/abort.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import { mapOpenAIError, notACompletion, refusesParallelToolCalls } from "./map-openai-error.js";
 import { mapOpenAIResponse } from "./map-openai-response.js";
@@ -82,7 +82,16 @@ function errorContext(connection: OpenAIConnection, input: ProviderInput): OpenA
   };
 }
 
-/** The SDK's request options: a signal only when the call can abort (the SDK never removes its listener). */
-function requestOptions(signal: AbortSignal): { signal?: AbortSignal } {
-  return !isAbortable(signal) ? {} : { signal };
+/** The longest timeout the SDK's setTimeout holds (past it Node fires at once). */
+const maxTimeoutMs = 2 ** 31 - 1;
+
+/**
+ * The SDK's request options: a signal only when the call can abort (the SDK never removes its
+ * listener); and, for a call with a `timeout`, the SDK's own timeout (10 minutes unless the client
+ * says otherwise) moved past it, so that a longer call's timeout is the one that ends it.
+ */
+function requestOptions(signal: AbortSignal): { signal?: AbortSignal; timeout?: number } {
+  if (!isAbortable(signal)) return {};
+  const left = timeLeft(signal);
+  return left === Infinity ? { signal } : { signal, timeout: Math.min(Math.ceil(left) + 1000, maxTimeoutMs) };
 }
