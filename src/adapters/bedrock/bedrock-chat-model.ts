@@ -26,7 +26,8 @@ export interface BedrockChatModelOptions extends ChatModelOptions {
   /**
    * A ready client. `region`, `endpoint` and `credentials` are then ignored, and the client keeps its
    * own retry settings: construct it with `maxAttempts: 1` so that keelson is the only one retrying.
-   * @default a `BedrockRuntimeClient` built from the options above, with `maxAttempts: 1`
+   * @default a `BedrockRuntimeClient` built from the options above, with `maxAttempts: 1` and no
+   * HTTP/2 session idle timeout (the SDK's 5 minutes would end a long call before its `timeout`)
    */
   client?: BedrockRuntimeClient;
 }
@@ -58,6 +59,11 @@ export class BedrockChatModel extends ChatModel {
       new sdk.BedrockRuntimeClient({
         // keelson's base class owns retries; the SDK's own would multiply every attempt.
         maxAttempts: 1,
+        // The SDK ends a request whose HTTP/2 session is idle for 5 minutes: a model that thinks
+        // longer before its first byte (Claude with extended thinking) would fail whatever the
+        // call's `timeout`. The call's own `timeout` and signal are what bound it. The handler keeps
+        // the SDK's default of one session per request.
+        requestHandler: { disableConcurrentStreams: true, sessionTimeout: 0 },
         ...(region === undefined ? {} : { region }),
         ...(endpoint === undefined ? {} : { endpoint }),
         ...(credentials === undefined ? {} : { credentials }),

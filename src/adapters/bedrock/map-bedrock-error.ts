@@ -56,14 +56,17 @@ export interface BedrockErrorContext {
  */
 export function mapBedrockError(error: unknown, context: BedrockErrorContext): unknown {
   const { modelId, secrets = [] } = context;
-  if (!(error instanceof Error) || isAbortError(error)) return error;
+  // The SDK's own timeouts (a stream or session idle too long) are Errors named TimeoutError: the
+  // provider's silence, not an abort the caller made (the SDK names those AbortError).
+  const sdkTimeout = error instanceof Error && error.name === "TimeoutError" && !(error instanceof DOMException);
+  if (!(error instanceof Error) || (isAbortError(error) && !sdkTimeout)) return error;
   // The SDK error becomes the cause: cut the secrets out of all of it, should the service echo one,
   // and drop its spent response stream, which holds the signed request headers (the session token).
   redactSecrets(error, secrets);
   const aws = error as Error & AWSErrorShape;
   if (aws.$response && typeof aws.$response === "object" && "body" in aws.$response) aws.$response.body = undefined;
   const name = aws.name;
-  const known = byName[name];
+  const known = sdkTimeout ? { reason: "timeout" as const, isRetryable: true } : byName[name];
   const statusCode = aws.$metadata?.httpStatusCode ?? aws.$response?.statusCode ?? known?.statusCode;
   const network = aws.code !== undefined && (networkCodes.has(aws.code) || aws.code.startsWith("ERR_HTTP2"));
   if (!known && statusCode === undefined && !network) return error;
