@@ -96,6 +96,17 @@ export function timeLeft(signal: AbortSignal): number {
   return deadline === undefined ? Infinity : Math.max(0, deadline - performance.now());
 }
 
+/** How long Node's fetch waits for a response's headers, and between two of its body chunks (undici's 300 s). */
+const fetchPatienceMs = 300_000;
+
+/**
+ * Whether a call's timeout (`Infinity` included) leaves it more time than Node's fetch waits: its
+ * requests need a transport without those limits. A call without a timeout is not one.
+ */
+export function outlastsFetch(signal: AbortSignal): boolean {
+  return deadlines.has(signal) && timeLeft(signal) > fetchPatienceMs;
+}
+
 /** A call's own abort signal and the means to release what links it to the caller's. */
 export interface CallSignal {
   signal: AbortSignal;
@@ -133,7 +144,7 @@ export function callSignal(
   else callerSignal?.addEventListener("abort", onAbort, { once: true });
   // An infinite timeout is no bound; one past a timer's range is still kept (startTimer chains it).
   const bounded = timeoutMs !== undefined && timeoutMs !== Infinity;
-  if (bounded) deadlines.set(controller.signal, performance.now() + timeoutMs);
+  if (timeoutMs !== undefined) deadlines.set(controller.signal, performance.now() + timeoutMs);
   const clearTimer = bounded
     ? startTimer(() => controller.abort(new DOMException(`The call took longer than its timeout of ${timeoutMs} ms`, "TimeoutError")), timeoutMs)
     : undefined;

@@ -4,6 +4,7 @@ import type { ProviderOutput } from "../../core/output.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { eitherSignal, isAbortable, settleOnAbort } from "../../internal/abort.js";
+import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
 import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
@@ -86,7 +87,10 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
       ? (url, init) => fetchOrRefuse(baseFetch, url, init)
       : async (url, init) => {
           const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
-          const response = await fetchOrRefuse(baseFetch, url, linked ? { ...init, signal: linked } : init);
+          // A call whose timeout outlasts Node's fetch (5 minutes) is not cut off by it (Node's fetch only: a fetch of the caller's is theirs).
+          const dispatcher = baseFetch === globalThis.fetch ? longCallDispatcher(signal) : undefined;
+          const request = dispatcher ? ({ ...init, signal: linked, dispatcher } as RequestInit) : linked ? { ...init, signal: linked } : init;
+          const response = await fetchOrRefuse(baseFetch, url, request);
           return stream ? strictNDJSON(response) : response;
         },
   });

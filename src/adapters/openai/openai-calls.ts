@@ -4,7 +4,8 @@ import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
-import { abortError, isAbortable, timeLeft } from "../../internal/abort.js";
+import { abortError, isAbortable, outlastsFetch, timeLeft } from "../../internal/abort.js";
+import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import { mapOpenAIError, notACompletion, refusesParallelToolCalls } from "./map-openai-error.js";
 import { mapOpenAIResponse } from "./map-openai-response.js";
@@ -28,7 +29,7 @@ export interface OpenAIConnection {
 export async function createOpenAIChat(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
   const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false, connection.refused);
   try {
-    const completion = await connection.client.chat.completions.create(body, requestOptions(context.signal));
+    const completion = await connection.client.chat.completions.create(body, requestOptions(connection, context.signal));
     if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, errorContext(connection, input));
     return mapOpenAIResponse(completion);
   } catch (error) {
@@ -41,7 +42,7 @@ export async function createOpenAIChat(connection: OpenAIConnection, input: Prov
 export async function openOpenAIStream(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ChatCompletionChunk>> {
   const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true, connection.refused);
   try {
-    const stream = await connection.client.chat.completions.create(body, requestOptions(context.signal));
+    const stream = await connection.client.chat.completions.create(body, requestOptions(connection, context.signal));
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId });
     return {
       parts: stream,
@@ -85,13 +86,21 @@ function errorContext(connection: OpenAIConnection, input: ProviderInput): OpenA
 /** The longest timeout the SDK's setTimeout holds (past it Node fires at once). */
 const maxTimeoutMs = 2 ** 31 - 1;
 
+/** The SDK's per-request options. */
+type RequestOptions = NonNullable<Parameters<OpenAI["chat"]["completions"]["create"]>[1]>;
+
 /**
  * The SDK's request options: a signal only when the call can abort (the SDK never removes its
- * listener); and, for a call with a `timeout`, the SDK's own timeout (10 minutes unless the client
- * says otherwise) moved past it, so that a longer call's timeout is the one that ends it.
+ * listener); for a call with a `timeout`, the SDK's own timeout (10 minutes unless the client says
+ * otherwise) moved past it, so that a longer call's timeout is the one that ends it; and for a call
+ * that outlasts Node's fetch (5 minutes for headers, 5 between chunks), a transport without those
+ * limits — on Node's fetch only: a client's own fetch is its owner's.
  */
-function requestOptions(signal: AbortSignal): { signal?: AbortSignal; timeout?: number } {
+function requestOptions(connection: OpenAIConnection, signal: AbortSignal): RequestOptions {
   if (!isAbortable(signal)) return {};
   const left = timeLeft(signal);
-  return left === Infinity ? { signal } : { signal, timeout: Math.min(Math.ceil(left) + 1000, maxTimeoutMs) };
+  if (left === Infinity && !outlastsFetch(signal)) return { signal };
+  const timeout = Math.min(Math.ceil(left) + 1000, maxTimeoutMs);
+  const dispatcher = (connection.client as unknown as { fetch?: unknown }).fetch === globalThis.fetch ? longCallDispatcher(signal) : undefined;
+  return dispatcher ? { signal, timeout, fetchOptions: { dispatcher } as RequestOptions["fetchOptions"] & object } : { signal, timeout };
 }
