@@ -37,6 +37,8 @@ export class AzureOpenAIChatModel extends OpenAIChatModel {
       // Azure honours all four; unlike a gateway, its own endpoint is not a reason to drop "required".
       toolChoiceSupport: rest.toolChoiceSupport ?? ["auto", "none", "required", "single"],
       maxTokensField: rest.maxTokensField ?? "max_completion_tokens",
+      // Azure OpenAI's deployments take no reasoning back.
+      sendReasoningContent: rest.sendReasoningContent ?? false,
     });
   }
 

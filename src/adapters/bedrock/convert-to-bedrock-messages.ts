@@ -80,14 +80,36 @@ function assistantContent(message: AssistantMessage, options: ConvertOptions): C
         return [{ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } }];
       case "tool-call":
         if (!options.toolBlocks) return textBlock(`[called tool ${part.name} (${part.id}) with ${JSON.stringify(part.args)}]`);
-        return [{ toolUse: { toolUseId: part.id, name: part.name, input: part.args as never } }];
+        return [{ toolUse: { toolUseId: bedrockToolUseId(part.id), name: part.name, input: part.args as never } }];
     }
   });
 }
 
 function toolResult(message: ToolMessage, options: ConvertOptions): ContentBlock {
   if (!options.toolBlocks) return { text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${message.content}` };
-  return { toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content || " " }] } };
+  return { toolResult: { toolUseId: bedrockToolUseId(message.toolCallId), content: [{ text: message.content || " " }] } };
+}
+
+const acceptedToolUseId = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * A tool call's id as Converse takes it (1–64 of `[a-zA-Z0-9_-]`). Another provider's id that does
+ * not fit (Kimi K2's `functions.get_weather:0`, an over-long one) is rewritten the same way for the
+ * call and its result, with a hash of the original so two ids never become one.
+ */
+export function bedrockToolUseId(id: string): string {
+  if (acceptedToolUseId.test(id)) return id;
+  const hash = fnv1a(id).toString(36);
+  return `${id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64 - hash.length - 1)}_${hash}`;
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
 }
 
 /** Converse refuses blank text blocks. */

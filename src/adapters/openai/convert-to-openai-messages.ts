@@ -5,12 +5,23 @@ import type {
 } from "openai/resources/chat/completions";
 import type { AssistantContentPart, FilePart, ImagePart, Message, ToolCall, UserContentPart } from "../../core/messages.js";
 
+export interface ConvertToOpenAIOptions {
+  /**
+   * Send an assistant tool-call turn's reasoning back as `reasoning_content`, the field
+   * OpenAI-compatible reasoning servers read it from (DeepSeek's thinking mode and Kimi K2 answer 400
+   * when a tool-call turn comes back without it). OpenAI's own API takes no reasoning back.
+   * @default false
+   */
+  reasoningContent?: boolean;
+}
+
 /**
  * keelson messages as chat.completions messages. An assistant message goes whole: its text and
- * its tool calls (ids kept) in one message; reasoning is dropped, as chat.completions takes none
- * back. Tool results pair with their call by `tool_call_id`.
+ * its tool calls (ids kept) in one message; reasoning is dropped (OpenAI's chat.completions takes
+ * none back) unless `reasoningContent` asks for it on tool-call turns. Tool results pair with
+ * their call by `tool_call_id`.
  */
-export function convertToOpenAIMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
+export function convertToOpenAIMessages(messages: readonly Message[], options: ConvertToOpenAIOptions = {}): ChatCompletionMessageParam[] {
   return messages.map((message): ChatCompletionMessageParam => {
     switch (message.role) {
       case "system":
@@ -21,21 +32,23 @@ export function convertToOpenAIMessages(messages: readonly Message[]): ChatCompl
           content: typeof message.content === "string" ? message.content : message.content.map(toContentPart),
         };
       case "assistant":
-        return toAssistantMessage(message.content);
+        return toAssistantMessage(message.content, options.reasoningContent === true);
       case "tool":
         return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
     }
   });
 }
 
-function toAssistantMessage(content: string | AssistantContentPart[]): ChatCompletionAssistantMessageParam {
+function toAssistantMessage(content: string | AssistantContentPart[], reasoningContent: boolean): ChatCompletionAssistantMessageParam {
   if (typeof content === "string") return { role: "assistant", content };
   const text = content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
   const toolCalls = content.filter((part): part is ToolCall => part.type === "tool-call");
   if (toolCalls.length === 0) return { role: "assistant", content: text };
+  const reasoning = reasoningContent ? content.flatMap((part) => (part.type === "reasoning" ? [part.text] : [])).join("") : "";
   return {
     role: "assistant",
     content: text === "" ? null : text,
+    ...(reasoning === "" ? {} : { reasoning_content: reasoning }),
     tool_calls: toolCalls.map((call) => ({
       id: call.id,
       type: "function",

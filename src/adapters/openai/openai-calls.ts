@@ -23,11 +23,13 @@ export interface OpenAIConnection {
   readonly errorHints: () => Partial<Record<ProviderErrorReason, string>>;
   /** Fields this model's endpoint refused, left out of its requests from then on. */
   readonly refused: RefusedFields;
+  /** Whether tool-call turns carry their reasoning back as `reasoning_content`. */
+  readonly reasoningContent?: boolean;
 }
 
 /** The OpenAI adapter's requests and responses, loaded on a model's first call (lazyImport). */
 export async function createOpenAIChat(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false, connection.refused);
+  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false, connection.refused, connection.reasoningContent);
   try {
     const completion = await connection.client.chat.completions.create(body, requestOptions(connection, context.signal));
     if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, errorContext(connection, input));
@@ -40,7 +42,7 @@ export async function createOpenAIChat(connection: OpenAIConnection, input: Prov
 
 /** A streamed chat completion, opened: its chunks for chunkStream, read by one OpenAIStreamReader. */
 export async function openOpenAIStream(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ChatCompletionChunk>> {
-  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true, connection.refused);
+  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true, connection.refused, connection.reasoningContent);
   try {
     const stream = await connection.client.chat.completions.create(body, requestOptions(connection, context.signal));
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId });

@@ -43,6 +43,13 @@ export interface OpenAIChatModelOptions extends ChatModelOptions {
    * @default "max_completion_tokens" on api.openai.com, "max_tokens" on any other baseURL
    */
   maxTokensField?: MaxTokensField;
+  /**
+   * Send the reasoning of an assistant turn that made tool calls back as `reasoning_content`, as
+   * OpenAI-compatible reasoning servers require (DeepSeek's thinking mode and Kimi K2 answer 400
+   * without it). OpenAI's own API takes no reasoning back; turn it off for a server that refuses the field.
+   * @default true on any baseURL but OpenAI's (and Azure's)
+   */
+  sendReasoningContent?: boolean;
 }
 
 /**
@@ -62,16 +69,19 @@ export class OpenAIChatModel extends ChatModel {
   /** The SDK client every request goes through. */
   readonly client: OpenAI;
   readonly maxTokensField: MaxTokensField;
+  /** Whether tool-call turns carry their reasoning back as `reasoning_content` (see the option). */
+  readonly sendReasoningContent: boolean;
   private connectionCache: OpenAIConnection | undefined;
 
   constructor(modelId: string, options: OpenAIChatModelOptions = {}) {
-    const { apiKey, baseURL, organization, headers, client, maxTokensField, ...rest } = options;
+    const { apiKey, baseURL, organization, headers, client, maxTokensField, sendReasoningContent, ...rest } = options;
     const sdk = client ?? createOpenAIClient({ apiKey, baseURL, organization, headers });
     const isGateway = !isOpenAIBaseURL(sdk.baseURL);
     const toolChoiceSupport: ToolChoiceMode[] = isGateway ? ["auto", "none", "single"] : ["auto", "none", "required", "single"];
     super(modelId, rest, { toolChoiceSupport, supportsStructuredOutput: true, supportsTopLevelUnion: false, strictResponseFormat: true });
     this.client = sdk;
     this.maxTokensField = maxTokensField ?? (isGateway ? "max_tokens" : "max_completion_tokens");
+    this.sendReasoningContent = sendReasoningContent ?? isGateway;
   }
 
   protected override get endpoint(): string {
@@ -103,6 +113,7 @@ export class OpenAIChatModel extends ChatModel {
       maxTokensField: this.maxTokensField,
       errorHints: () => this.errorHints(),
       refused: {},
+      reasoningContent: this.sendReasoningContent,
     });
   }
 }

@@ -28,8 +28,9 @@ export function toOpenAIRequest<S extends boolean>(
   maxTokensField: MaxTokensField,
   stream: S,
   refused: RefusedFields = {},
+  reasoningContent = false,
 ): ChatCompletionCreateParamsBase & { stream: S } {
-  const body: ChatCompletionCreateParamsBase = { model, messages: convertToOpenAIMessages(input.messages) };
+  const body: ChatCompletionCreateParamsBase = { model, messages: convertToOpenAIMessages(input.messages, { reasoningContent }) };
   if (input.tools && input.tools.length > 0) {
     body.tools = toOpenAITools(input.tools);
     if (input.toolChoice !== undefined) body.tool_choice = toOpenAIToolChoice(input.toolChoice);

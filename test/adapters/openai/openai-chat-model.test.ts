@@ -207,6 +207,8 @@ describe("OpenAIChatModel", () => {
         {
           role: "assistant",
           content: "Looking it up.",
+          // A custom baseURL: a tool-call turn's reasoning goes back, as DeepSeek's thinking mode requires.
+          reasoning_content: "I should look it up.",
           tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
         },
         { role: "tool", tool_call_id: "call_1", content: "18°C" },
