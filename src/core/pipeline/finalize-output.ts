@@ -44,7 +44,7 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   const cutOff = raw.finishReason === "length";
 
   if (rawCalls.length === 0 && (rules.plan.readsUnion || (text !== "" && shouldRecover(rules)))) {
-    const read = rules.plan.readsUnion ? readUnionReply(text, rules, repairs, cutOff) : recoverFromText(text, rules, repairs);
+    const read = rules.plan.readsUnion ? readUnionReply(text, rules, repairs, cutOff) : recoverFromText(text, rules, repairs, cutOff);
     if (read !== undefined) ({ calls: rawCalls, text } = read);
   }
 
@@ -82,7 +82,7 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
  */
 function readUnionReply(text: string, rules: OutputRules, repairs: Repair[], cutOff: boolean): { calls: ProviderToolCall[]; text: string } {
   const tagged = text.includes("<tool_call>") || text.includes("<function=");
-  const recover = () => (rules.fixInvalidToolCalls ? recoverFromText(text, rules, repairs) : undefined);
+  const recover = () => (rules.fixInvalidToolCalls ? recoverFromText(text, rules, repairs, cutOff) : undefined);
   const early = tagged ? recover() : undefined;
   if (early !== undefined) return { calls: early.calls, text: "" };
   const reading = readToolUnion(text, rules.fallbackTool);
@@ -97,13 +97,17 @@ function readUnionReply(text: string, rules: OutputRules, repairs: Repair[], cut
 }
 
 /** Tool calls written as text, when there are usable ones: the calls, and the prose before a <tool_call> tag (a bare JSON call leaves none). */
-function recoverFromText(text: string, rules: OutputRules, repairs: Repair[]): { calls: ProviderToolCall[]; text: string } | undefined {
-  const recovered = recoverTextToolCalls(
-    text,
-    (name) => rules.validators.has(name),
-    (name, parameter) => takesText(rules.validators.get(name)?.tool.parameters, parameter),
-  );
-  const usable = recovered.filter((call) => argumentsAreValid(call, rules));
+function recoverFromText(text: string, rules: OutputRules, repairs: Repair[], cutOff: boolean): { calls: ProviderToolCall[]; text: string } | undefined {
+  const recover = (complete: boolean) =>
+    recoverTextToolCalls(
+      text,
+      (name) => rules.validators.has(name),
+      (name, parameter) => takesText(rules.validators.get(name)?.tool.parameters, parameter),
+      complete,
+    ).filter((call) => argumentsAreValid(call, rules));
+  const usable = recover(cutOff);
+  // A call the token limit cut off is not completed by guessing: re-asked, with the limit named.
+  if (usable.length === 0 && cutOff && recover(false).length > 0) throw cutOffCall(rules, text, "the tool call");
   if (usable.length === 0) return undefined;
   repairs.push({ kind: "text-tool-call", detail: `recovered ${usable.length} tool call(s) written as text` });
   const tag = text.indexOf("<tool_call>");

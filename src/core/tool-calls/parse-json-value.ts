@@ -1,7 +1,7 @@
 import { lazyRequire } from "../../internal/lazy-require.js";
 import { safeJSONParse } from "../../internal/safe-json.js";
 import type { RepairKind } from "../output.js";
-import { extractJSON } from "./extract-json.js";
+import { extractJSONValues } from "./extract-json.js";
 
 // Loaded on the first reply that needs a repair: most never do, and importing keelson should not pay for it.
 const loadJSONRepair = lazyRequire<typeof import("jsonrepair")>("jsonrepair", "repairing broken JSON from a model");
@@ -24,8 +24,10 @@ export function parseJSONValue(text: string): ParsedJSON | undefined {
   let value = tryParse(text);
   if (value === failed) {
     if (text.length > maxRepairLength) return undefined;
-    const extracted = extractJSON(text);
-    if (extracted === undefined) return undefined;
+    const values = extractJSONValues(text, (candidate) => tryParse(candidate) !== failed);
+    // Two values back to back (`{…}{…}`, often two calls merged into one): keeping the first would drop the rest.
+    if (values === undefined || values.length > 1) return undefined;
+    const extracted = values[0]!;
     if (extracted.trim() !== text.trim()) repairs.push("stripped-wrapper");
     value = tryParse(extracted);
     if (value === failed) {
@@ -47,6 +49,23 @@ export function parseJSONValue(text: string): ParsedJSON | undefined {
 }
 
 const failed = Symbol("failed");
+
+/**
+ * The JSON values a model wrote one after another (`{…}\n{…}`), each parsed the forgiving way;
+ * undefined when the text holds fewer than two.
+ */
+export function parseJSONValues(text: string): ParsedJSON[] | undefined {
+  if (text.length > maxRepairLength) return undefined;
+  const values = extractJSONValues(text, (candidate) => tryParse(candidate) !== failed);
+  if (values === undefined || values.length < 2) return undefined;
+  const parsed: ParsedJSON[] = [];
+  for (const value of values) {
+    const one = parseJSONValue(value);
+    if (one === undefined) return undefined;
+    parsed.push(one);
+  }
+  return parsed;
+}
 
 function tryParse(text: string): unknown {
   try {

@@ -1,6 +1,6 @@
 import { isPlainObject } from "../schema/json-schema.js";
 import type { ProviderToolCall } from "../output.js";
-import { maxRepairLength, parseJSONValue } from "./parse-json-value.js";
+import { maxRepairLength, parseJSONValue, parseJSONValues, type ParsedJSON } from "./parse-json-value.js";
 import { taggedBlocks } from "./tagged-blocks.js";
 
 /** At most this many calls are read from one reply (a reply with more is not a sane tool call). */
@@ -14,31 +14,38 @@ const maxRecoveredCalls = 16;
  * Only names that `isKnownTool` accepts are returned; arguments are left raw for the caller to parse.
  * A `<parameter=…>` value is text; `wantsText(tool, parameter)` says where the tool's schema takes
  * text, so that `27422` stays the string an order id is rather than becoming a number.
+ * With `complete` (a reply cut off at the token limit), only calls written out in full are read:
+ * none from a tag left open or from JSON that jsonrepair had to close — completing those would be a guess.
  */
 export function recoverTextToolCalls(
   text: string,
   isKnownTool: (name: string) => boolean,
   wantsText: (toolName: string, parameter: string) => boolean = () => false,
+  complete = false,
 ): ProviderToolCall[] {
   if (text.length > maxRepairLength) return [];
-  const tagged = taggedBlocks(text, "<tool_call>", "</tool_call>", maxRecoveredCalls).map((block) => block.body);
-  const candidates = tagged.length > 0 ? tagged : [text];
+  const blocks = taggedBlocks(text, "<tool_call>", "</tool_call>", maxRecoveredCalls);
+  const tagged = blocks.filter((block) => block.closed || !complete).map((block) => block.body);
+  const candidates = blocks.length > 0 ? tagged : [text];
   const calls: ProviderToolCall[] = [];
   for (const candidate of candidates) {
-    calls.push(...(candidate.includes("<function=") ? fromFunctionTags(candidate, wantsText) : fromJSON(candidate)));
+    calls.push(...(candidate.includes("<function=") ? fromFunctionTags(candidate, wantsText, complete) : fromJSON(candidate, complete)));
   }
   return calls.filter((call) => isKnownTool(call.name)).slice(0, maxRecoveredCalls);
 }
 
-function fromFunctionTags(text: string, wantsText: (toolName: string, parameter: string) => boolean): ProviderToolCall[] {
-  return taggedBlocks(text, "<function=", "</function>", maxRecoveredCalls).map(({ attribute, body }) => {
+function fromFunctionTags(text: string, wantsText: (toolName: string, parameter: string) => boolean, complete: boolean): ProviderToolCall[] {
+  const functions = taggedBlocks(text, "<function=", "</function>", maxRecoveredCalls).filter((block) => block.closed || !complete);
+  return functions.flatMap(({ attribute, body }) => {
     const args: Record<string, unknown> = {};
-    for (const parameter of taggedBlocks(body, "<parameter=", "</parameter>", 256)) {
+    const parameters = taggedBlocks(body, "<parameter=", "</parameter>", 256);
+    if (complete && parameters.some((parameter) => !parameter.closed)) return [];
+    for (const parameter of parameters) {
       if (parameter.attribute === "__proto__" || parameter.attribute === "") continue;
       const value = parameter.body.replace(/^\n/, "").replace(/\n$/, "");
       args[parameter.attribute] = wantsText(attribute, parameter.attribute) ? value : parameterValue(value);
     }
-    return { name: attribute, args };
+    return [{ name: attribute, args }];
   });
 }
 
@@ -55,9 +62,15 @@ function parameterValue(text: string): unknown {
   return text;
 }
 
-function fromJSON(text: string): ProviderToolCall[] {
+function fromJSON(text: string, complete: boolean): ProviderToolCall[] {
   const parsed = parseJSONValue(text);
-  if (!parsed) return [];
+  if (parsed) return fromParsed(parsed, complete);
+  // One call per line (`{…}\n{…}`): every call of it.
+  return (parseJSONValues(text) ?? []).flatMap((value) => fromParsed(value, complete));
+}
+
+function fromParsed(parsed: ParsedJSON, complete: boolean): ProviderToolCall[] {
+  if (complete && parsed.repairs.includes("json-repaired")) return [];
   const items = Array.isArray(parsed.value) ? parsed.value.slice(0, maxRecoveredCalls) : [parsed.value];
   return items.flatMap((item) => {
     const call = envelope(item);

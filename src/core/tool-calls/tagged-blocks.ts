@@ -2,6 +2,8 @@ export interface TaggedBlock {
   /** For `<function=name>`-style openers: the name; else "". */
   attribute: string;
   body: string;
+  /** Whether the block's close marker was found (an unclosed block runs to the next opener or the end). */
+  closed: boolean;
 }
 
 /**
@@ -24,7 +26,7 @@ export function taggedBlocks(text: string, open: string, close: string, limit: n
     const closeAt = text.indexOf(close, bodyStart);
     const nextOpen = text.indexOf(open, bodyStart);
     const bodyEnd = closeAt === -1 ? (nextOpen === -1 ? text.length : nextOpen) : closeAt;
-    blocks.push({ attribute, body: text.slice(bodyStart, bodyEnd) });
+    blocks.push({ attribute, body: text.slice(bodyStart, bodyEnd), closed: closeAt !== -1 });
     position = closeAt === -1 ? nextOpen : text.indexOf(open, closeAt + close.length);
   }
   return blocks;
