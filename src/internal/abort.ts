@@ -55,7 +55,7 @@ export function isAbortError(error: unknown): boolean {
 }
 
 /** The longest wait one timer holds: past it Node fires after 1 ms (with a TimeoutOverflowWarning). */
-const maxTimerMs = 2 ** 31 - 1;
+export const maxTimerMs = 2 ** 31 - 1;
 
 /**
  * Runs `callback` after `ms`, however long: a wait past a timer's range is chained, and an infinite

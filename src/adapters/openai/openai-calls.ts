@@ -4,7 +4,7 @@ import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
-import { abortError, isAbortable, outlastsFetch, timeLeft } from "../../internal/abort.js";
+import { abortError, isAbortable, maxTimerMs, outlastsFetch, timeLeft } from "../../internal/abort.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import { mapOpenAIError, notACompletion, refusesParallelToolCalls } from "./map-openai-error.js";
@@ -85,9 +85,6 @@ function errorContext(connection: OpenAIConnection, input: ProviderInput): OpenA
   };
 }
 
-/** The longest timeout the SDK's setTimeout holds (past it Node fires at once). */
-const maxTimeoutMs = 2 ** 31 - 1;
-
 /** The SDK's per-request options. */
 type RequestOptions = NonNullable<Parameters<OpenAI["chat"]["completions"]["create"]>[1]>;
 
@@ -102,7 +99,7 @@ function requestOptions(connection: OpenAIConnection, signal: AbortSignal): Requ
   if (!isAbortable(signal)) return {};
   const left = timeLeft(signal);
   if (left === Infinity && !outlastsFetch(signal)) return { signal };
-  const timeout = Math.min(Math.ceil(left) + 1000, maxTimeoutMs);
+  const timeout = Math.min(Math.ceil(left) + 1000, maxTimerMs);
   const dispatcher = (connection.client as unknown as { fetch?: unknown }).fetch === globalThis.fetch ? longCallDispatcher(signal) : undefined;
   return dispatcher ? { signal, timeout, fetchOptions: { dispatcher } as RequestOptions["fetchOptions"] & object } : { signal, timeout };
 }
