@@ -1,19 +1,12 @@
 /**
- * The JSON object or array in a model's text: code fences, leading chatter and trailing reasoning
+ * The JSON objects or arrays in a model's text: code fences, leading chatter and trailing reasoning
  * are cut away by scanning for the balanced end (strings and escapes respected). A ```` ``` ````
  * fence whose body starts with JSON is preferred to brackets in the prose around it; else the
  * first balanced value `parses` accepts (so a `{placeholder}` or `[1]` in leading prose is passed
  * over), else the first one. An unbalanced (truncated) value runs to the end of the text, for
- * jsonrepair to close. Linear: each candidate is scanned from where the previous one ended.
- */
-export function extractJSON(text: string, parses: (candidate: string) => boolean = () => true): string | undefined {
-  const values = extractJSONValues(text, parses);
-  return values?.[0];
-}
-
-/**
- * Like extractJSON, but with the values that follow the chosen one, separated by nothing but
- * whitespace (`{…}\n{…}`: one value per line, or two written back to back).
+ * jsonrepair to close. The values that follow the chosen one, separated by nothing but whitespace
+ * (`{…}\n{…}`: one per line, or two written back to back), come after it. Linear: each candidate
+ * is scanned from where the previous one ended.
  */
 export function extractJSONValues(text: string, parses: (candidate: string) => boolean = () => true): string[] | undefined {
   const fence = fencedJSONStart(text);
