@@ -1,8 +1,7 @@
 import { StructuredOutputError } from "../errors/structured-output-error.js";
 import type { Repair } from "../output.js";
-import { isPlainObject } from "../schema/json-schema.js";
 import { dropNullOptionals } from "../tool-choice/strict-schema.js";
-import { unionWrapKey } from "../tool-choice/tool-union-schema.js";
+import { unwrapItem } from "../tool-choice/tool-union-schema.js";
 import { parseJSONValue } from "../tool-calls/parse-json-value.js";
 import { preview } from "../tool-calls/parse-tool-arguments.js";
 import { completedAtCutOff, cutOffAdvice } from "./cut-off.js";
@@ -23,7 +22,7 @@ export function parseStructure(text: string, rules: OutputRules, repairs: Repair
   for (const kind of parsed.repairs) repairs.push({ kind, detail: `structured output: ${kind}` });
   const structure = rules.structure!;
   let value = parsed.value;
-  if (structure.wrapped && isPlainObject(value) && Object.keys(value).length === 1 && unionWrapKey in value) value = value[unionWrapKey];
+  if (structure.wrapped) value = unwrapItem(value);
   if (structure.strict && structure.schema) value = dropNullOptionals(value, structure.schema);
   if (!structure.validate) return value;
   const result = structure.validate(value);

@@ -5,7 +5,7 @@ import { isPlainObject } from "../schema/json-schema.js";
 import { toJSONSchema } from "../schema/to-json-schema.js";
 import { validatorFor } from "../schema/validate.js";
 import { strictSchema } from "../tool-choice/strict-schema.js";
-import { unionWrapKey } from "../tool-choice/tool-union-schema.js";
+import { wrapInItem } from "../tool-choice/tool-union-schema.js";
 import type { CallShape } from "./call-shape.js";
 import type { CallSettings } from "./prepare-call.js";
 
@@ -13,19 +13,6 @@ const defaultName = "response";
 
 function isObjectSchema(schema: JSONSchema): boolean {
   return schema.type === "object" || (schema.type === undefined && isPlainObject(schema.properties) && schema.anyOf === undefined && schema.oneOf === undefined);
-}
-
-/** A schema moved under `item` of an object root, the way the tool union is wrapped. */
-function wrapSchema(schema: JSONSchema): JSONSchema {
-  const { $defs, definitions, ...body } = schema;
-  return {
-    type: "object",
-    properties: { [unionWrapKey]: body },
-    required: [unionWrapKey],
-    additionalProperties: false,
-    ...($defs === undefined ? {} : { $defs }),
-    ...(definitions === undefined ? {} : { definitions }),
-  };
 }
 
 /**
@@ -56,7 +43,7 @@ export function planStructure(call: CallShape, format: ResponseFormat, settings:
     const strict = settings.strictResponseFormat;
     // An array or a union at the root is refused by providers that want an object there (OpenAI, Bedrock).
     const wrapped = !settings.supportsTopLevelUnion && !isObjectSchema(schema);
-    const sent = wrapped ? wrapSchema(schema) : schema;
+    const sent = wrapped ? wrapInItem(schema) : schema;
     call.responseFormat = {
       type: "json-schema",
       name,

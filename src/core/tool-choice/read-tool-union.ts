@@ -2,7 +2,7 @@ import { isPlainObject } from "../schema/json-schema.js";
 import type { ProviderToolCall, RepairKind } from "../output.js";
 import { parseJSONValue } from "../tool-calls/parse-json-value.js";
 import { preview } from "../tool-calls/parse-tool-arguments.js";
-import { unionWrapKey } from "./tool-union-schema.js";
+import { unwrapItem } from "./tool-union-schema.js";
 
 export type ToolUnionReading =
   | { ok: true; calls: ProviderToolCall[]; repairs: RepairKind[] }
@@ -16,8 +16,7 @@ export type ToolUnionReading =
 export function readToolUnion(text: string, fallbackTool: string | undefined): ToolUnionReading {
   const parsed = parseJSONValue(text);
   if (!parsed) return { ok: false, problem: `the reply is not the JSON tool call that was asked for: ${preview(text)}` };
-  let value = parsed.value;
-  if (isPlainObject(value) && Object.keys(value).length === 1 && unionWrapKey in value) value = value[unionWrapKey];
+  const value = unwrapItem(parsed.value);
   const items = Array.isArray(value) ? value : [value];
   if (items.length === 0) return { ok: false, problem: "the reply is an empty list of tool calls" };
   const calls: ProviderToolCall[] = [];

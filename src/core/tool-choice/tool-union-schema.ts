@@ -48,15 +48,28 @@ function build(tools: readonly UnionTool[], options: ToolUnionSchemaOptions): JS
   const variants = tools.map((tool) => toolVariant(tool, options.strict === true));
   let schema: JSONSchema = variants.length === 1 ? variants[0]! : { anyOf: variants };
   if (options.parallel) schema = { type: "array", items: schema, minItems: 1 };
-  if (options.wrap) {
-    schema = {
-      type: "object",
-      properties: { [unionWrapKey]: schema },
-      required: [unionWrapKey],
-      additionalProperties: false,
-    };
-  }
-  return schema;
+  return options.wrap ? wrapInItem(schema) : schema;
+}
+
+/**
+ * A schema moved under `item` of an object root, for providers that want an object there (the tool
+ * union, a structured answer whose root is an array or a union); its `$defs` stay at the root.
+ */
+export function wrapInItem(schema: JSONSchema): JSONSchema {
+  const { $defs, definitions, ...body } = schema;
+  return {
+    type: "object",
+    properties: { [unionWrapKey]: body },
+    required: [unionWrapKey],
+    additionalProperties: false,
+    ...($defs === undefined ? {} : { $defs }),
+    ...(definitions === undefined ? {} : { definitions }),
+  };
+}
+
+/** A reply to a wrapped schema, unwrapped: `{ item: x }` alone is `x`; anything else is itself (a bare reply is accepted too). */
+export function unwrapItem(value: unknown): unknown {
+  return isPlainObject(value) && Object.keys(value).length === 1 && unionWrapKey in value ? value[unionWrapKey] : value;
 }
 
 function toolVariant(tool: UnionTool, strict: boolean): JSONSchema {
