@@ -32,6 +32,9 @@ import { LazyModule } from "../internal/lazy-import.js";
  */
 const callPipeline = new LazyModule<typeof import("./pipeline/model-calls.js")>(() => import("./pipeline/model-calls.js"));
 
+/** The calls made so far in this process, by every model: the last call's `callId`. */
+let callCount = 0;
+
 /**
  * One chat-model interface for every provider. The base class owns the pipeline — input
  * normalisation, the tool_choice ladder, cache, retries, repair, validation and events — once;
@@ -105,20 +108,21 @@ export abstract class ChatModel {
   async create(input: ChatModelInput): Promise<ChatModelOutput> {
     // Each event's payload is built only when the event has a listener.
     const { emitter } = this;
-    if (emitter.listening.start) emitter.emit("start", { input });
+    const callId = ++callCount;
+    if (emitter.listening.start) emitter.emit("start", { input, callId });
     const linked = callSignal(input?.signal, input?.timeout, false, this.plainCallsShareInertSignal);
     const { signal } = linked;
     try {
       throwIfAborted(signal);
       const calls = this.modelCalls(callPipeline.loaded ?? (await callPipeline.load()));
-      const output = await calls.create(calls.prepare(input), signal);
-      if (emitter.listening.success) emitter.emit("success", { input, output });
-      if (emitter.listening.finish) emitter.emit("finish", { input, output });
+      const output = await calls.create(calls.prepare(input, callId), signal);
+      if (emitter.listening.success) emitter.emit("success", { input, callId, output });
+      if (emitter.listening.finish) emitter.emit("finish", { input, callId, output });
       return output;
     } catch (caught) {
       const error = callError(caught, signal);
-      if (emitter.listening.error) emitter.emit("error", { input, error });
-      if (emitter.listening.finish) emitter.emit("finish", { input, error });
+      if (emitter.listening.error) emitter.emit("error", { input, callId, error });
+      if (emitter.listening.finish) emitter.emit("finish", { input, callId, error });
       throw error;
     } finally {
       linked.dispose();
@@ -176,21 +180,22 @@ export abstract class ChatModel {
 
   /** Starts a streamed call: its chunks, and how it settles (events, signal released) once. */
   private startStream(input: ChatModelInput, final: StreamFinal): StreamRun {
-    this.emit("start", { input });
+    const callId = ++callCount;
+    this.emit("start", { input, callId });
     // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
     const linked = callSignal(input?.signal, input?.timeout, true);
     const emit: EmitCallEvent = (event, payload) => this.emit(event, payload);
-    return streamRun(input, linked, emit, final, (end) => {
+    return streamRun(input, callId, linked, emit, final, (end) => {
       throwIfAborted(linked.signal);
       const pipeline = callPipeline.loaded;
       if (pipeline) {
         const calls = this.modelCalls(pipeline);
-        return calls.stream(calls.prepare(input), linked, end);
+        return calls.stream(calls.prepare(input, callId), linked, end);
       }
       // The process's first call: its chunks wait for the pipeline, and the stream settles the call.
       const loading = callPipeline.load().then((loaded) => {
         const calls = this.modelCalls(loaded);
-        return calls.stream(calls.prepare(input), linked).chunks;
+        return calls.stream(calls.prepare(input, callId), linked).chunks;
       });
       return { chunks: deferredChunks(loading), settlesItself: false };
     });

@@ -6,6 +6,11 @@ import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
 interface EventBase {
   /** The caller's input of this call. */
   input: ChatModelInput;
+  /**
+   * The call's number in this process, from 1: every event of one call carries the same, and calls
+   * in flight at once have different ones, even when they were given the same input object.
+   */
+  callId: number;
 }
 
 export type StartEvent = EventBase;

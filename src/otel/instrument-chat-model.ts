@@ -18,49 +18,45 @@ export interface InstrumentOptions {
  */
 export function instrumentChatModel(model: ChatModel, options: InstrumentOptions = {}): () => void {
   const tracer = options.tracer ?? trace.getTracer("keelson");
-  const spans = new WeakMap<object, Span[]>();
-  const current = (input: object) => spans.get(input)?.at(-1);
-  /** Spans started and not yet ended, and whether the returned stop() was called. */
-  let open = 0;
+  /** The spans of the calls in flight, by call; whether the returned stop() was called. */
+  const spans = new Map<number, Span>();
   let stopped = false;
 
   const listeners: { [E in keyof ChatModelEvents]?: ChatModelEvents[E] } = {
-    start: ({ input }) => {
+    start: ({ input, callId }) => {
       const span = tracer.startSpan(`chat ${model.modelId}`, {
         kind: SpanKind.CLIENT,
         attributes: requestAttributes(model.providerId, model.modelId, input, model.parameters),
       });
       if (options.recordContent) span.setAttribute("gen_ai.input.messages", JSON.stringify(input.messages));
-      spans.set(input, [...(spans.get(input) ?? []), span]);
-      open++;
+      spans.set(callId, span);
     },
-    retry: ({ input, attempt, error, delayMs }) => {
-      current(input)?.addEvent("keelson.retry", { attempt, "error.type": error.name, "keelson.delay_ms": delayMs });
+    retry: ({ callId, attempt, error, delayMs }) => {
+      spans.get(callId)?.addEvent("keelson.retry", { attempt, "error.type": error.name, "keelson.delay_ms": delayMs });
     },
-    repair: ({ input, attempt, error }) => {
-      current(input)?.addEvent("keelson.repair", { attempt, "error.type": error.name, "keelson.problem": error.message });
+    repair: ({ callId, attempt, error }) => {
+      spans.get(callId)?.addEvent("keelson.repair", { attempt, "error.type": error.name, "keelson.problem": error.message });
     },
-    fallback: ({ input, rung, reason }) => {
-      current(input)?.addEvent("keelson.fallback", { "keelson.tool_choice.rung": rung, "keelson.reason": reason });
+    fallback: ({ callId, rung, reason }) => {
+      spans.get(callId)?.addEvent("keelson.fallback", { "keelson.tool_choice.rung": rung, "keelson.reason": reason });
     },
-    success: ({ input, output }) => {
-      const span = current(input);
+    success: ({ callId, output }) => {
+      const span = spans.get(callId);
       span?.setAttributes(responseAttributes(output));
       if (options.recordContent) span?.setAttribute("gen_ai.output.messages", JSON.stringify([output.message]));
     },
-    error: ({ input, error }) => {
-      const span = current(input);
+    error: ({ callId, error }) => {
+      const span = spans.get(callId);
       span?.recordException(error);
       span?.setAttribute("error.type", error.name);
       span?.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
     },
-    finish: ({ input }) => {
-      const stack = spans.get(input);
-      const span = stack?.pop();
-      if (stack?.length === 0) spans.delete(input);
+    finish: ({ callId }) => {
+      const span = spans.get(callId);
       if (!span) return;
+      spans.delete(callId);
       span.end();
-      if (--open === 0 && stopped) detach();
+      if (spans.size === 0 && stopped) detach();
     },
   };
   const detach = () => {
@@ -72,6 +68,6 @@ export function instrumentChatModel(model: ChatModel, options: InstrumentOptions
     stopped = true;
     // No new spans; the calls in flight still get theirs recorded and ended, then the rest goes.
     model.emitter.off("start", listeners.start);
-    if (open === 0) detach();
+    if (spans.size === 0) detach();
   };
 }

@@ -44,6 +44,27 @@ describe("ChatModel", () => {
       expect(inputs.every((value) => value === input)).toBe(true);
     });
 
+    it("should give every event of a call the call's id, different for calls in flight with one input", async () => {
+      // The first request fails and is retried after the second call has been answered.
+      const model = new ScriptedChatModel([errorStep({ statusCode: 503, message: "busy" }), textStep("second"), textStep("first")], {
+        retry: { initialDelayMs: 5, maxDelayMs: 5 },
+      });
+      const seen: { event: string; callId: number }[] = [];
+      for (const name of ["start", "retry", "success", "error", "finish"] as const) {
+        model.emitter.on(name, (event: { callId: number }) => void seen.push({ event: name, callId: event.callId }));
+      }
+      const input: ChatModelInput = { messages: [user("hi")] };
+      const [first, second] = await Promise.all([runCall(model, input, mode), runCall(model, input, mode)]);
+      expect([first.output.text, second.output.text]).toEqual(["first", "second"]);
+      const [firstId, secondId] = seen.filter(({ event }) => event === "start").map(({ callId }) => callId);
+      expect(Number.isInteger(firstId) && firstId! > 0).toBe(true);
+      expect(secondId).not.toBe(firstId);
+      const eventsOf = (callId: number | undefined) => seen.filter((entry) => entry.callId === callId).map(({ event }) => event);
+      expect(eventsOf(firstId)).toEqual(["start", "retry", "success", "finish"]);
+      expect(eventsOf(secondId)).toEqual(["start", "success", "finish"]);
+      expect(seen).toHaveLength(7);
+    });
+
     it("should emit error then finish and reject when the provider fails", async () => {
       const model = new ScriptedChatModel([errorStep({ statusCode: 400, message: "bad request" })]);
       const seen: string[] = [];

@@ -28,6 +28,23 @@ describe("instrumentChatModel", () => {
       });
     });
 
+    it("should keep overlapping calls' spans apart when they share one input object", async () => {
+      // The call started first is answered first: each span must hold its own call's usage and end with it.
+      const model = new ScriptedChatModel([answerAfter("fast", 5, 3), answerAfter("slow", 40, 7)]);
+      instrumentChatModel(model, { tracer });
+      const input = { messages: [user("hi")] };
+      const first = runCall(model, input, mode);
+      await sleep(2);
+      const second = runCall(model, input, mode);
+      await first;
+      expect(exporter.getFinishedSpans().map((span) => span.attributes["gen_ai.usage.input_tokens"])).toEqual([3]);
+      await second;
+      const spans = exporter.getFinishedSpans();
+      expect(spans.map((span) => span.attributes["gen_ai.usage.input_tokens"])).toEqual([3, 7]);
+      const started = (span: (typeof spans)[number]) => span.startTime[0] * 1e9 + span.startTime[1];
+      expect(started(spans[0]!)).toBeLessThan(started(spans[1]!));
+    });
+
     it("should end the span of a call in flight when the instrumentation is stopped", async () => {
       const model = new ScriptedChatModel([answerAfter("ok", 30, 3), textStep("after")]);
       const stop = instrumentChatModel(model, { tracer });

@@ -224,11 +224,11 @@ function copyChunk(chunk: ChatModelChunk): ChatModelChunk {
 }
 
 function hit(settings: CacheSettings, call: PreparedCall, key: string): void {
-  if (settings.emitter.listening.cacheHit) settings.emitter.emit("cacheHit", { input: call.input, key });
+  if (settings.emitter.listening.cacheHit) settings.emitter.emit("cacheHit", { input: call.input, callId: call.callId, key });
 }
 
 function warn(settings: CacheSettings, call: PreparedCall, message: string): void {
   if (settings.emitter.listening.warning) {
-    settings.emitter.emit("warning", { input: call.input, code: "cache-error", message });
+    settings.emitter.emit("warning", { input: call.input, callId: call.callId, code: "cache-error", message });
   }
 }

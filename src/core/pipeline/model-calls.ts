@@ -70,10 +70,10 @@ export class ModelCalls {
     };
   }
 
-  prepare(input: ChatModelInput): PreparedCall {
-    const call = prepareCall(input, this.#model, this.#shapes, this.#modelClass);
+  prepare(input: ChatModelInput, callId: number): PreparedCall {
+    const call = prepareCall(input, callId, this.#model, this.#shapes, this.#modelClass);
     if (call.plan.rung !== "native" && call.plan.reason) {
-      this.#hooks.emit("fallback", { input, rung: call.plan.rung, reason: call.plan.reason });
+      this.#hooks.emit("fallback", { input, callId, rung: call.plan.rung, reason: call.plan.reason });
     }
     return call;
   }
@@ -99,7 +99,7 @@ export class ModelCalls {
       linked.abort();
     };
     const onToken = (chunk: ChatModelChunk) => {
-      if (emitter.listensForTokens) emitter.emit("newToken", { input: call.input, chunk, abort: stop });
+      if (emitter.listensForTokens) emitter.emit("newToken", { input: call.input, callId: call.callId, chunk, abort: stop });
     };
     const run = () => runStream(this.#host, call, linked);
     const chunks = this.#cache().stream(key, call, signal, this.#cacheSettings(), onToken, run, () => stoppedByListener);
@@ -114,9 +114,9 @@ export class ModelCalls {
     if (model.toolChoiceSupport.has(refused)) {
       model.toolChoiceSupport = new Set([...model.toolChoiceSupport].filter((value) => value !== refused));
       const message = learnedToolChoiceMessage(`${model.providerId} ${model.modelId}`, refused, error, model.toolChoiceSupport);
-      this.#hooks.emit("warning", { input: call.input, code: "learned-tool-choice", message });
+      this.#hooks.emit("warning", { input: call.input, callId: call.callId, code: "learned-tool-choice", message });
     }
-    return this.prepare(call.input);
+    return this.prepare(call.input, call.callId);
   }
 
   #cacheKey(call: PreparedCall): string | undefined {

@@ -23,6 +23,8 @@ export interface CallSettings extends ToolChoiceCapabilities {
 /** A call after normalisation: its shape (shared with the calls that repeat it) and what is its own. */
 export interface PreparedCall extends Readonly<CallShape> {
   input: ChatModelInput;
+  /** The call's number in the process, which its events carry. */
+  callId: number;
   messages: Message[];
   parameters: ChatModelParameters;
   maxRetries: number;
@@ -33,11 +35,12 @@ export interface PreparedCall extends Readonly<CallShape> {
  * `shapes` are the model's call shapes (the last one reused while a call repeats it); `modelClass`
  * is the model's class name, for copy-paste fixes in error messages (a model's calls read it once).
  */
-export function prepareCall(input: ChatModelInput, settings: CallSettings, shapes: CallShapes, modelClass: string): PreparedCall {
+export function prepareCall(input: ChatModelInput, callId: number, settings: CallSettings, shapes: CallShapes, modelClass: string): PreparedCall {
   validateInput(input);
   const shape = shapes.shape(input, indexTools(input.tools), settings, modelClass);
   return {
     input,
+    callId,
     messages: input.messages.slice(),
     tools: shape.tools,
     choice: shape.choice,

@@ -67,7 +67,7 @@ function retryOptions({ host, state }: AttemptRequest<unknown>): TransportRetryO
     ...host.retry,
     onRetry: (attempt, error, delayMs) => {
       if (host.emitter.listening.retry) {
-        host.emitter.emit("retry", { input: state.call.input, attempt, error, delayMs });
+        host.emitter.emit("retry", { input: state.call.input, callId: state.call.callId, attempt, error, delayMs });
       }
     },
   };

@@ -144,7 +144,7 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
     }
     if (isDelta(chunk) && !(this.#holdBack && chunk.type !== "reasoning-delta")) {
       const emitter = this.#host.emitter;
-      if (emitter.listensForTokens) emitter.emit("newToken", { input: this.#call.input, chunk, abort: this.#stop });
+      if (emitter.listensForTokens) emitter.emit("newToken", { input: this.#call.input, callId: this.#call.callId, chunk, abort: this.#stop });
       return result as Result;
     }
     return this.#step();

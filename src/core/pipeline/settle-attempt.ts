@@ -38,7 +38,7 @@ export function settleAttempt(
     attempts.push(attemptOf(raw, error.message));
     if (repairsDone >= host.maxRepairAttempts) throw error;
     if (host.emitter.listening.repair) {
-      host.emitter.emit("repair", { input: call.input, attempt: attempts.length, error });
+      host.emitter.emit("repair", { input: call.input, callId: call.callId, attempt: attempts.length, error });
     }
     return { guidance: repairGuidance(error, call.plan.allowedTools), error };
   }

@@ -21,6 +21,7 @@ export interface StartedChunks {
  */
 export function streamRun(
   input: ChatModelInput,
+  callId: number,
   linked: CallSignal,
   emit: EmitCallEvent,
   final: StreamFinal,
@@ -32,8 +33,8 @@ export function streamRun(
     settled = true;
     try {
       if ("output" in outcome) {
-        emit("success", { input, output: outcome.output });
-        emit("finish", { input, output: outcome.output });
+        emit("success", { input, callId, output: outcome.output });
+        emit("finish", { input, callId, output: outcome.output });
         return undefined;
       }
       let error: Error;
@@ -41,8 +42,8 @@ export function streamRun(
         linked.abort();
         error = new DOMException("The stream was closed by its consumer", "AbortError");
       } else error = callError(outcome.error, linked.signal);
-      emit("error", { input, error });
-      emit("finish", { input, error });
+      emit("error", { input, callId, error });
+      emit("finish", { input, callId, error });
       return error;
     } finally {
       linked.dispose();
