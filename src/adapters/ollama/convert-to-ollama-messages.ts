@@ -36,15 +36,17 @@ export function convertToOllamaMessages(messages: readonly Message[]): OllamaMes
   });
 }
 
+/** A user message's parts as one message: its text parts a line apart (Ollama takes one string), its images as bytes. */
 function userMessage(parts: readonly UserContentPart[]): OllamaMessage {
-  let content = "";
+  const texts: string[] = [];
   const images: Uint8Array[] = [];
   for (const part of parts) {
-    if (part.type === "text") content += part.text;
+    if (part.type === "text") texts.push(part.text);
     else if (part.type === "image") images.push(imageBytes(part));
     else if (part.mediaType.startsWith("image/")) images.push(imageBytes({ type: "image", image: part.data }));
     else throw unsupported(`a '${part.mediaType}' file part`);
   }
+  const content = texts.join("\n");
   return images.length > 0 ? { role: "user", content, images } : { role: "user", content };
 }
 

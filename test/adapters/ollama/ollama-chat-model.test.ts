@@ -330,6 +330,24 @@ describe("OllamaChatModel", () => {
       ]);
     });
 
+    it("should send a user message's text parts a line apart, not run together", async () => {
+      server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
+      const png = Buffer.from("not really a png").toString("base64");
+      await createOllamaModel(server.url).create({
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "Describe the picture." },
+              { type: "image", image: png, mediaType: "image/png" },
+              { type: "text", text: "Answer in one word." },
+            ],
+          },
+        ],
+      });
+      expect(server.requests[0]!.json.messages).toEqual([{ role: "user", content: "Describe the picture.\nAnswer in one word.", images: [png] }]);
+    });
+
     it("should never read a local file named by an image string", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
       // The SDK reads an image string that names an existing file; keelson hands it bytes instead.
