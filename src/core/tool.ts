@@ -36,6 +36,9 @@ export function defineTool(definition: ToolDefinition): Tool {
       `Invalid tool name ${JSON.stringify(name)}: use 1-64 letters, digits, '_' or '-' (providers reject anything else).`,
     );
   }
+  if (description != null && typeof description !== "string") {
+    throw new TypeError(`Tool '${name}': description must be a string, got ${describeValue(description)} (providers reject anything else).`);
+  }
   if (inputSchema === undefined) {
     throw new TypeError(`Tool '${name}' has no inputSchema: pass z.object({}) for a tool without arguments.`);
   }
@@ -55,8 +58,13 @@ export function defineTool(definition: ToolDefinition): Tool {
     name,
     inputSchema,
     parameters: parameters.type === undefined ? { type: "object", ...parameters } : parameters,
-    ...(description === undefined ? {} : { description }),
+    // A null description (how some tool listings say 'none') is none.
+    ...(description == null ? {} : { description }),
   };
   defined.add(tool);
   return tool;
+}
+
+function describeValue(value: unknown): string {
+  return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }

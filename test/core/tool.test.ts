@@ -37,6 +37,16 @@ describe("defineTool", () => {
     expect(() => defineTool({ name: "broken", inputSchema: fakeV3 })).toThrow(/empty JSON Schema/);
   });
 
+  it("should refuse a description that is not a string, and take a null one as none", () => {
+    const inputSchema = { type: "object", properties: {} };
+    expect(() => defineTool({ name: "count", description: 42 as unknown as string, inputSchema })).toThrow(
+      new TypeError("Tool 'count': description must be a string, got number 42 (providers reject anything else)."),
+    );
+    expect(() => defineTool({ name: "count", description: { text: "Counts" } as unknown as string, inputSchema })).toThrow(/got an object/);
+    const tool = defineTool({ name: "count", description: null as unknown as string, inputSchema });
+    expect(tool).not.toHaveProperty("description");
+  });
+
   it("should reject invalid names and non-object schemas with a TypeError saying what to do", () => {
     expect(() => defineTool({ name: "has space", inputSchema: z.object({}) })).toThrow(TypeError);
     expect(() => defineTool({ name: "has space", inputSchema: z.object({}) })).toThrow(/letters, digits/);
