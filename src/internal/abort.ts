@@ -97,7 +97,7 @@ export function timeLeft(signal: AbortSignal): number {
 }
 
 /** How long Node's fetch waits for a response's headers, and between two of its body chunks (undici's 300 s). */
-const fetchPatienceMs = 300_000;
+export const fetchPatienceMs = 300_000;
 
 /**
  * Whether a call's timeout (`Infinity` included) leaves it more time than Node's fetch waits: its

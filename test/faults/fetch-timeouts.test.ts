@@ -62,3 +62,31 @@ describe.each(models)("%s on a model that thinks for minutes", (_name, make) => 
     expect(outcome).toMatchObject({ name: "TimeoutError" });
   });
 });
+
+const withRetries: [string, () => ChatModel][] = [
+  ["OllamaChatModel", () => new OllamaChatModel("llama3.2", { host: server.url })],
+  ["OpenAIChatModel", () => new OpenAIChatModel("gpt-4o-mini", { baseURL: `${server.url}/v1`, apiKey: "sk-probe" })],
+  ["AzureOpenAIChatModel", () => new AzureOpenAIChatModel("gpt-4o", { endpoint: server.url, apiKey: "sk-probe", apiVersion: "2024-12-01-preview" })],
+];
+
+describe.each(withRetries)("%s on a model that thinks for minutes, called without a timeout", (_name, make) => {
+  it.each(["create", "createStream"] as const)("should fail once at Node's 5-minute limit, saying to give the call a timeout (%s)", async (mode) => {
+    const model = make();
+    const before = server.requests.length;
+    const input = { messages: [{ role: "user" as const, content: "think for a long time" }] };
+    let outcome: unknown = "pending";
+    const call = mode === "create" ? model.create(input) : model.createStream(input).final();
+    void call.then(
+      () => (outcome = "resolved"),
+      (error: unknown) => (outcome = error),
+    );
+    await vi.waitFor(() => expect(server.requests.length).toBe(before + 1), { interval: 2, timeout: 5000 });
+    for (let second = 0; second < 330; second += 10) await vi.advanceTimersByTimeAsync(10_000);
+    await vi.waitFor(() => expect(outcome).not.toBe("pending"), { interval: 2, timeout: 2000 });
+    expect(outcome).toMatchObject({ name: "ProviderError", reason: "timeout", isRetryable: false });
+    expect((outcome as Error).message).toMatch(/300 s/);
+    expect((outcome as Error).message).toMatch(/timeout:/);
+    // Not retried: the same generation would take as long again.
+    expect(server.requests.length).toBe(before + 1);
+  });
+});

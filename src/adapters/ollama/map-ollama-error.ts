@@ -2,6 +2,7 @@ import { ChatModelError } from "../../core/errors/chat-model-error.js";
 import { ProviderError } from "../../core/errors/provider-error.js";
 import type { ProviderErrorOptions } from "../../core/errors/provider-error.js";
 import { isAbortError } from "../../internal/abort.js";
+import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
 
 export interface OllamaErrorContext {
   modelId: string;
@@ -33,6 +34,15 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): unk
   const status = (error as { status_code?: unknown }).status_code;
   if (error.name === "ResponseError" && typeof status === "number") return responseError(error.message, status, base, context);
 
+  const gaveUp = fetchGaveUp(error);
+  if (gaveUp) {
+    return new ProviderError(`Ollama at ${context.host} (${context.modelId}): ${fetchGaveUpAdvice(gaveUp.waitingFor)}`, {
+      ...base,
+      reason: "timeout",
+      code: gaveUp.code,
+      isRetryable: false,
+    });
+  }
   const code = networkCode(error);
   if (code !== undefined || (error instanceof TypeError && error.message === "fetch failed")) {
     if (code !== undefined && refused.has(code)) {

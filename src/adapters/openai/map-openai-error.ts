@@ -1,9 +1,10 @@
 import type { APIError } from "openai";
-import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
+import type { ProviderErrorOptions, ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
 import { ProviderError, reasonFromStatus } from "../../core/errors/provider-error.js";
 import type { ProviderToolChoice } from "../../core/input.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import { abortError } from "../../internal/abort.js";
+import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
 import { redactSecrets, redactText } from "../../internal/redact-secrets.js";
 
 export interface OpenAIErrorContext {
@@ -15,6 +16,12 @@ export interface OpenAIErrorContext {
   toolChoice?: ProviderToolChoice | undefined;
   /** What to do next, per reason, in this provider's words. */
   hints?: Partial<Record<ProviderErrorReason, string>> | undefined;
+  /**
+   * Node's fetch gives up (300 s) before the SDK's own timeout would: the call has no timeout of
+   * its own, and the client uses Node's fetch with a timeout past 300 s. The SDK reports fetch
+   * giving up as its own timeout, without the cause, so only this tells the two apart.
+   */
+  fetchLimitFirst?: boolean | undefined;
 }
 
 const contentFilterCodes = new Set(["content_filter", "content_policy_violation"]);
@@ -34,9 +41,12 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   redactSecrets(sdkError, [context.apiKey]);
   const where = `${context.providerId} ${context.modelId}`;
   const options = { providerId: context.providerId, modelId: context.modelId, cause: sdkError };
+  const gaveUp = fetchGaveUp(sdkError);
   if (sdkError.constructor.name === "APIConnectionTimeoutError") {
+    if (gaveUp || context.fetchLimitFirst) return fetchGaveUpError(where, gaveUp, options);
     return new ProviderError(`${where}: the request timed out.`, { ...options, reason: "timeout" });
   }
+  if (gaveUp) return fetchGaveUpError(where, gaveUp, options);
   if (sdkError.constructor.name === "APIConnectionError" || (sdkError.status === undefined && !sdkError.error)) {
     const cause = sdkError.cause instanceof Error ? ` (${sdkError.cause.message})` : "";
     return new ProviderError(`${where}: could not reach the API: ${sdkError.message}${cause}`, { ...options, reason: "network" });
@@ -85,6 +95,8 @@ function mapUnreadableResponse(error: unknown, context: OpenAIErrorContext): unk
       reason: "server",
     });
   }
+  const gaveUp = fetchGaveUp(error);
+  if (gaveUp) return fetchGaveUpError(where, gaveUp, options);
   if (error instanceof TypeError && error.message === "terminated") {
     return new ProviderError(`${where}: the connection was lost while the response was being read.`, { ...options, reason: "network" });
   }
@@ -118,4 +130,14 @@ export function refusesParallelToolCalls(error: unknown): boolean {
 function isSDKError(error: unknown): boolean {
   const name = (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? "";
   return name.endsWith("Error") && error !== null && typeof error === "object" && "status" in error && "headers" in error;
+}
+
+/** A request Node's fetch gave up on (a call without a timeout that took past 300 s): not retried, with what to do. */
+function fetchGaveUpError(where: string, gaveUp: { code: string; waitingFor: string } | undefined, options: ProviderErrorOptions): ProviderError {
+  return new ProviderError(`${where}: ${fetchGaveUpAdvice(gaveUp?.waitingFor ?? "the response")}`, {
+    ...options,
+    reason: "timeout",
+    code: gaveUp?.code,
+    isRetryable: false,
+  });
 }

@@ -4,7 +4,7 @@ import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
-import { abortError, isAbortable, maxTimerMs, outlastsFetch, timeLeft } from "../../internal/abort.js";
+import { abortError, fetchPatienceMs, isAbortable, maxTimerMs, outlastsFetch, timeLeft } from "../../internal/abort.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import { mapOpenAIError, notACompletion, refusesParallelToolCalls } from "./map-openai-error.js";
@@ -32,7 +32,7 @@ export async function createOpenAIChat(connection: OpenAIConnection, input: Prov
   const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false, connection.refused, connection.reasoningContent);
   try {
     const completion = await connection.client.chat.completions.create(body, requestOptions(connection, context.signal));
-    if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, errorContext(connection, input));
+    if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, errorContext(connection, input, context.signal));
     return mapOpenAIResponse(completion);
   } catch (error) {
     if (learnsRefusal(connection, input, body, error)) return createOpenAIChat(connection, input, context);
@@ -72,17 +72,24 @@ function learnsRefusal(connection: OpenAIConnection, input: ProviderInput, body:
 
 function openAICallError(connection: OpenAIConnection, error: unknown, input: ProviderInput, signal: AbortSignal): unknown {
   if (signal.aborted) return abortError(signal);
-  return mapOpenAIError(error, errorContext(connection, input));
+  return mapOpenAIError(error, errorContext(connection, input, signal));
 }
 
-function errorContext(connection: OpenAIConnection, input: ProviderInput): OpenAIErrorContext {
+function errorContext(connection: OpenAIConnection, input: ProviderInput, signal: AbortSignal): OpenAIErrorContext {
+  const { client } = connection;
   return {
     providerId: connection.providerId,
     modelId: connection.modelId,
-    apiKey: typeof connection.client.apiKey === "string" ? connection.client.apiKey : undefined,
+    apiKey: typeof client.apiKey === "string" ? client.apiKey : undefined,
     toolChoice: input.toolChoice,
     hints: connection.errorHints(),
+    fetchLimitFirst: timeLeft(signal) === Infinity && usesNodeFetch(connection) && !(client.timeout <= fetchPatienceMs),
   };
+}
+
+/** Whether the client sends through Node's own fetch (a client's own fetch is its owner's). */
+function usesNodeFetch(connection: OpenAIConnection): boolean {
+  return (connection.client as unknown as { fetch?: unknown }).fetch === globalThis.fetch;
 }
 
 /** The SDK's per-request options. */
@@ -100,6 +107,6 @@ function requestOptions(connection: OpenAIConnection, signal: AbortSignal): Requ
   const left = timeLeft(signal);
   if (left === Infinity && !outlastsFetch(signal)) return { signal };
   const timeout = Math.min(Math.ceil(left) + 1000, maxTimerMs);
-  const dispatcher = (connection.client as unknown as { fetch?: unknown }).fetch === globalThis.fetch ? longCallDispatcher(signal) : undefined;
+  const dispatcher = usesNodeFetch(connection) ? longCallDispatcher(signal) : undefined;
   return dispatcher ? { signal, timeout, fetchOptions: { dispatcher } as RequestOptions["fetchOptions"] & object } : { signal, timeout };
 }
