@@ -35,58 +35,46 @@ afterAll(async () => {
 });
 
 const minutes = (count: number) => count * 60_000;
-const noRetry = { retry: { maxRetries: 0 } };
-const models: [string, () => ChatModel][] = [
-  ["OllamaChatModel", () => new OllamaChatModel("llama3.2", { host: server.url, ...noRetry })],
-  ["OpenAIChatModel", () => new OpenAIChatModel("gpt-4o-mini", { baseURL: `${server.url}/v1`, apiKey: "sk-probe", ...noRetry })],
-  ["AzureOpenAIChatModel", () => new AzureOpenAIChatModel("gpt-4o", { endpoint: server.url, apiKey: "sk-probe", apiVersion: "2024-12-01-preview", ...noRetry })],
+const adapters = (options: { retry?: { maxRetries: number } }): [string, () => ChatModel][] => [
+  ["OllamaChatModel", () => new OllamaChatModel("llama3.2", { host: server.url, ...options })],
+  ["OpenAIChatModel", () => new OpenAIChatModel("gpt-4o-mini", { baseURL: `${server.url}/v1`, apiKey: "sk-probe", ...options })],
+  ["AzureOpenAIChatModel", () => new AzureOpenAIChatModel("gpt-4o", { endpoint: server.url, apiKey: "sk-probe", apiVersion: "2024-12-01-preview", ...options })],
 ];
 
-describe.each(models)("%s on a model that thinks for minutes", (_name, make) => {
+/** A call the server never finishes, once its request has arrived: the requests before it, and the call's outcome so far. */
+async function startThinkingCall(model: ChatModel, mode: "create" | "createStream", timeout?: number): Promise<{ before: number; outcome: unknown }> {
+  const state: { before: number; outcome: unknown } = { before: server.requests.length, outcome: "pending" };
+  const input = { messages: [{ role: "user" as const, content: "think for a long time" }], ...(timeout === undefined ? {} : { timeout }) };
+  const call = mode === "create" ? model.create(input) : model.createStream(input).final();
+  void call.then(
+    () => (state.outcome = "resolved"),
+    (error: unknown) => (state.outcome = error),
+  );
+  await vi.waitFor(() => expect(server.requests.length).toBe(state.before + 1), { interval: 2, timeout: 5000 });
+  return state;
+}
+
+describe.each(adapters({ retry: { maxRetries: 0 } }))("%s on a model that thinks for minutes", (_name, make) => {
   it.each(["create", "createStream"] as const)("should still be waiting after 6 minutes of a 20-minute timeout (%s)", async (mode) => {
-    const model = make();
-    const before = server.requests.length;
-    const input = { messages: [{ role: "user" as const, content: "think for a long time" }], timeout: minutes(20) };
-    let outcome: unknown = "pending";
-    const call = mode === "create" ? model.create(input) : model.createStream(input).final();
-    void call.then(
-      () => (outcome = "resolved"),
-      (error: unknown) => (outcome = error),
-    );
-    await vi.waitFor(() => expect(server.requests.length).toBe(before + 1), { interval: 2, timeout: 5000 });
+    const call = await startThinkingCall(make(), mode, minutes(20));
     for (let second = 0; second < 360; second += 10) await vi.advanceTimersByTimeAsync(10_000);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(outcome, "the call ended long before its timeout").toBe("pending");
+    expect(call.outcome, "the call ended long before its timeout").toBe("pending");
     await vi.advanceTimersByTimeAsync(minutes(15));
-    await vi.waitFor(() => expect(outcome).not.toBe("pending"), { interval: 2, timeout: 2000 });
-    expect(outcome).toMatchObject({ name: "TimeoutError" });
+    await vi.waitFor(() => expect(call.outcome).not.toBe("pending"), { interval: 2, timeout: 2000 });
+    expect(call.outcome).toMatchObject({ name: "TimeoutError" });
   });
 });
 
-const withRetries: [string, () => ChatModel][] = [
-  ["OllamaChatModel", () => new OllamaChatModel("llama3.2", { host: server.url })],
-  ["OpenAIChatModel", () => new OpenAIChatModel("gpt-4o-mini", { baseURL: `${server.url}/v1`, apiKey: "sk-probe" })],
-  ["AzureOpenAIChatModel", () => new AzureOpenAIChatModel("gpt-4o", { endpoint: server.url, apiKey: "sk-probe", apiVersion: "2024-12-01-preview" })],
-];
-
-describe.each(withRetries)("%s on a model that thinks for minutes, called without a timeout", (_name, make) => {
+describe.each(adapters({}))("%s on a model that thinks for minutes, called without a timeout", (_name, make) => {
   it.each(["create", "createStream"] as const)("should fail once at Node's 5-minute limit, saying to give the call a timeout (%s)", async (mode) => {
-    const model = make();
-    const before = server.requests.length;
-    const input = { messages: [{ role: "user" as const, content: "think for a long time" }] };
-    let outcome: unknown = "pending";
-    const call = mode === "create" ? model.create(input) : model.createStream(input).final();
-    void call.then(
-      () => (outcome = "resolved"),
-      (error: unknown) => (outcome = error),
-    );
-    await vi.waitFor(() => expect(server.requests.length).toBe(before + 1), { interval: 2, timeout: 5000 });
+    const call = await startThinkingCall(make(), mode);
     for (let second = 0; second < 330; second += 10) await vi.advanceTimersByTimeAsync(10_000);
-    await vi.waitFor(() => expect(outcome).not.toBe("pending"), { interval: 2, timeout: 2000 });
-    expect(outcome).toMatchObject({ name: "ProviderError", reason: "timeout", isRetryable: false });
-    expect((outcome as Error).message).toMatch(/300 s/);
-    expect((outcome as Error).message).toMatch(/timeout:/);
-    // Not retried: the same generation would take as long again.
-    expect(server.requests.length).toBe(before + 1);
+    await vi.waitFor(() => expect(call.outcome).not.toBe("pending"), { interval: 2, timeout: 2000 });
+    expect(call.outcome).toMatchObject({ name: "ProviderError", reason: "timeout", isRetryable: false });
+    expect((call.outcome as Error).message).toMatch(/300 s/);
+    expect((call.outcome as Error).message).toMatch(/timeout:/);
+    // Not retried (the retries are on): the same generation would take as long again.
+    expect(server.requests.length).toBe(call.before + 1);
   });
 });
