@@ -33,7 +33,8 @@ export function buildConverseRequest(modelId: string, input: ProviderInput, prof
       tools: input.tools!.map((tool) => ({
         toolSpec: {
           name: tool.name,
-          ...(tool.description === undefined ? {} : { description: tool.description }),
+          // ToolSpecification.description takes 1 character or more: a blank one is none.
+          ...(tool.description === undefined || tool.description.trim() === "" ? {} : { description: tool.description }),
           inputSchema: { json: tool.parameters as never },
         },
       })),

@@ -6,6 +6,7 @@ import type {
   SystemContentBlock,
 } from "@aws-sdk/client-bedrock-runtime";
 import type { AssistantMessage, FilePart, ImagePart, Message, ToolMessage, UserMessage } from "../../core/messages.js";
+import { bedrockDocumentNamer } from "./bedrock-document-names.js";
 
 export interface BedrockPrompt {
   system: SystemContentBlock[];
@@ -29,6 +30,7 @@ export interface ConvertOptions {
 export function convertToBedrockMessages(messages: readonly Message[], options: ConvertOptions): BedrockPrompt {
   const system: SystemContentBlock[] = [];
   const turns: BedrockMessage[] = [];
+  const documentName = bedrockDocumentNamer();
   const push = (role: "user" | "assistant", content: ContentBlock[]) => {
     if (content.length === 0) return;
     const last = turns[turns.length - 1];
@@ -41,7 +43,7 @@ export function convertToBedrockMessages(messages: readonly Message[], options: 
         if (message.content.trim() !== "") system.push({ text: message.content });
         break;
       case "user":
-        push("user", userContent(message));
+        push("user", userContent(message, documentName));
         break;
       case "assistant":
         push("assistant", assistantContent(message, options));
@@ -54,16 +56,16 @@ export function convertToBedrockMessages(messages: readonly Message[], options: 
   return { system, messages: turns };
 }
 
-function userContent(message: UserMessage): ContentBlock[] {
+function userContent(message: UserMessage, documentName: (filename: string | undefined) => string): ContentBlock[] {
   if (typeof message.content === "string") return textBlock(message.content);
-  return message.content.flatMap((part, index): ContentBlock[] => {
+  return message.content.flatMap((part): ContentBlock[] => {
     switch (part.type) {
       case "text":
         return textBlock(part.text);
       case "image":
         return [imageBlock(part)];
       case "file":
-        return [documentBlock(part, index)];
+        return [documentBlock(part, documentName)];
     }
   });
 }
@@ -87,7 +89,12 @@ function assistantContent(message: AssistantMessage, options: ConvertOptions): C
 
 function toolResult(message: ToolMessage, options: ConvertOptions): ContentBlock {
   if (!options.toolBlocks) return { text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${message.content}` };
-  return { toolResult: { toolUseId: bedrockToolUseId(message.toolCallId), content: [{ text: message.content || " " }] } };
+  return { toolResult: { toolUseId: bedrockToolUseId(message.toolCallId), content: [{ text: toolOutputText(message.content) }] } };
+}
+
+/** Converse refuses blank text, a lone space included: a tool that printed nothing says so. */
+function toolOutputText(content: string): string {
+  return content.trim() === "" ? "(no output)" : content;
 }
 
 const acceptedToolUseId = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -153,15 +160,13 @@ const documentFormats: Record<string, DocumentFormat> = {
   "text/markdown": "md",
 };
 
-function documentBlock(part: FilePart, index: number): ContentBlock {
+function documentBlock(part: FilePart, documentName: (filename: string | undefined) => string): ContentBlock {
   const format = documentFormats[part.mediaType.toLowerCase()];
   if (!format) {
     throw new TypeError(`Bedrock takes pdf, csv, doc, docx, xls, xlsx, html, txt or md documents; got media type ${JSON.stringify(part.mediaType)}.`);
   }
-  // Document names allow letters, digits, single spaces, hyphens, parentheses and square brackets.
-  const name = (part.filename ?? "").replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9\-()[\] ]/g, " ").replace(/\s+/g, " ").trim();
   const { data } = splitData(part.data, part.mediaType);
-  return { document: { format, name: name || `document-${index + 1}`, source: { bytes: data } } };
+  return { document: { format, name: documentName(part.filename), source: { bytes: data } } };
 }
 
 /** Bytes of a `data:` URL or bare base64; Bedrock cannot fetch http(s) URLs. */
