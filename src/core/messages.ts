@@ -37,6 +37,11 @@ export interface ReasoningPart {
   text: string;
   /** Provider-issued signature that some providers (Bedrock/Anthropic) need to receive back. */
   signature?: string;
+  /**
+   * Reasoning the provider sent encrypted (Claude's redacted thinking, Bedrock's `redactedContent`),
+   * as base64, to be sent back as it came; `text` is then empty.
+   */
+  redactedData?: string;
 }
 
 /** One tool call, as the model asked for it. `args` is always a parsed object. */

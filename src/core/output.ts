@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolCall } from "./messages.js";
+import type { AssistantMessage, ReasoningPart, ToolCall } from "./messages.js";
 import type { Usage } from "./usage.js";
 
 export type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" | "error" | "other";
@@ -75,4 +75,9 @@ export interface ProviderOutput {
   message?: AssistantMessage | undefined;
   /** Provider signature of the reasoning, to send back with it (Anthropic on Bedrock). */
   reasoningSignature?: string | undefined;
+  /**
+   * The reasoning as the provider's own blocks, each with its signature or redacted data, when one
+   * part (`reasoning` with `reasoningSignature`) cannot carry it: the message keeps them apart.
+   */
+  reasoningParts?: ReasoningPart[] | undefined;
 }

@@ -64,7 +64,7 @@ export function parseNDJSON(text: string): Record<string, unknown>[] {
 
 /**
  * A Converse reply and the ConverseStream events that carry the same message, written from the
- * documented shapes: text and reasoning as deltas, each toolUse as a block start and input fragments.
+ * documented shapes: text and reasoning (redacted reasoning in one piece) as deltas, each toolUse as a block start and input fragments.
  */
 export function replyOf(converse: {
   output: { message: { role: string; content: Record<string, any>[] } };
@@ -75,6 +75,8 @@ export function replyOf(converse: {
   converse.output.message.content.forEach((block, contentBlockIndex) => {
     if (typeof block.text === "string") {
       for (const text of split(block.text, 3)) events.push({ contentBlockDelta: { contentBlockIndex, delta: { text } } });
+    } else if (block.reasoningContent?.redactedContent !== undefined) {
+      events.push({ contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { redactedContent: block.reasoningContent.redactedContent } } } });
     } else if (block.reasoningContent) {
       const { text, signature } = block.reasoningContent.reasoningText as { text: string; signature?: string };
       for (const piece of split(text, 2)) events.push({ contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { text: piece } } } });

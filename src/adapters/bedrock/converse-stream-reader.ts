@@ -44,6 +44,9 @@ export class ConverseStreamReader {
       if (delta.toolUse) return [{ type: "tool-call-delta", index, argsDelta: delta.toolUse.input ?? "" }];
       if (delta.reasoningContent?.text !== undefined) return [{ type: "reasoning-delta", text: delta.reasoningContent.text }];
       if (delta.reasoningContent?.signature !== undefined) return [{ type: "reasoning-delta", text: "", signature: delta.reasoningContent.signature }];
+      if (delta.reasoningContent?.redactedContent !== undefined) {
+        return [{ type: "reasoning-delta", text: "", redactedData: Buffer.from(delta.reasoningContent.redactedContent).toString("base64") }];
+      }
       return [];
     }
     if (event.messageStop) {

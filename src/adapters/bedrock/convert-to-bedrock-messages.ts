@@ -77,6 +77,7 @@ function assistantContent(message: AssistantMessage, options: ConvertOptions): C
       case "text":
         return textBlock(part.text);
       case "reasoning":
+        if (part.redactedData !== undefined) return [{ reasoningContent: { redactedContent: Buffer.from(part.redactedData, "base64") } }];
         // Bedrock verifies reasoning it is sent back; unsigned reasoning (another provider's) cannot pass.
         if (!part.signature) return [];
         return [{ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } }];

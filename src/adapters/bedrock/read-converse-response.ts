@@ -1,4 +1,5 @@
 import type { ConverseCommandOutput, TokenUsage } from "@aws-sdk/client-bedrock-runtime";
+import type { ReasoningPart } from "../../core/messages.js";
 import type { ProviderOutput, ProviderToolCall } from "../../core/output.js";
 import type { Usage } from "../../core/usage.js";
 import { mapBedrockStopReason } from "./map-bedrock-stop-reason.js";
@@ -6,17 +7,24 @@ import { mapBedrockStopReason } from "./map-bedrock-stop-reason.js";
 /**
  * A Converse reply → ProviderOutput. Server-side tool blocks (`type: "server_tool_use"` and the
  * `toolResult` blocks that answer them) are Bedrock's own business: they stay in `raw` only.
+ * Each reasoning block is kept apart, with its signature or its redacted bytes (base64), for Claude
+ * wants them all back unmodified.
  */
 export function readConverseResponse(response: ConverseCommandOutput): ProviderOutput {
   let text = "";
   let reasoning = "";
   let signature: string | undefined;
+  const reasoningParts: ReasoningPart[] = [];
   const toolCalls: ProviderToolCall[] = [];
   for (const block of response.output?.message?.content ?? []) {
     if (block.text !== undefined) text += block.text;
     else if (block.reasoningContent?.reasoningText) {
-      reasoning += block.reasoningContent.reasoningText.text ?? "";
-      signature = block.reasoningContent.reasoningText.signature ?? signature;
+      const { text: part = "", signature: partSignature } = block.reasoningContent.reasoningText;
+      reasoning += part;
+      signature = partSignature ?? signature;
+      reasoningParts.push({ type: "reasoning", text: part, ...(partSignature ? { signature: partSignature } : {}) });
+    } else if (block.reasoningContent?.redactedContent) {
+      reasoningParts.push({ type: "reasoning", text: "", redactedData: Buffer.from(block.reasoningContent.redactedContent).toString("base64") });
     } else if (block.toolUse && block.toolUse.type !== "server_tool_use") {
       toolCalls.push({ id: block.toolUse.toolUseId, name: block.toolUse.name ?? "", args: block.toolUse.input });
     }
@@ -29,6 +37,7 @@ export function readConverseResponse(response: ConverseCommandOutput): ProviderO
     usage: readBedrockUsage(response.usage),
     raw: response,
     ...(signature ? { reasoningSignature: signature } : {}),
+    ...(reasoningParts.length > 0 ? { reasoningParts } : {}),
   };
 }
 

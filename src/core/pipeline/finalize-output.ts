@@ -1,5 +1,5 @@
 import { EmptyResponseError } from "../errors/empty-response-error.js";
-import type { AssistantContentPart, ToolCall } from "../messages.js";
+import type { AssistantContentPart, ReasoningPart, ToolCall } from "../messages.js";
 import { messageText, messageToolCalls } from "../messages.js";
 import type { ChatModelOutput, ProviderOutput, ProviderToolCall, Repair } from "../output.js";
 import { normalizeUsage } from "../usage.js";
@@ -57,7 +57,7 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   // A structured answer carried by a forced tool is no tool call to the caller: it ends "stop".
   const finishReason =
     toolCalls.length > 0 && reported === "stop" ? "tool-calls" : rules.structureTool !== undefined && reported === "tool-calls" ? "stop" : reported;
-  const message: ChatModelOutput["message"] = { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, toolCalls) };
+  const message: ChatModelOutput["message"] = { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, toolCalls, raw.reasoningParts) };
   // `meta` is the attempt loop's to fill; its slot is made here, so filling it adds no property.
   const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw, meta: undefined };
   if (object !== undefined) final.object = object;
@@ -87,16 +87,21 @@ function demandsAnswer(rules: OutputRules): boolean {
   return rules.choice.mode === "required" || rules.choice.mode === "single" || rules.structure !== undefined;
 }
 
-/** An assistant message's content: plain text alone, else reasoning, text and tool calls as parts. */
+/**
+ * An assistant message's content: plain text alone, else reasoning, text and tool calls as parts.
+ * The reasoning is one part, unless the provider's own blocks (`reasoningParts`) are given.
+ */
 export function messageContent(
   text: string,
   reasoning: string,
   signature: string | undefined,
   toolCalls: ToolCall[],
+  reasoningParts?: readonly ReasoningPart[],
 ): string | AssistantContentPart[] {
-  if (reasoning === "" && toolCalls.length === 0) return text;
-  const head: AssistantContentPart[] = [];
-  if (reasoning !== "") head.push({ type: "reasoning", text: reasoning, ...(signature ? { signature } : {}) });
+  const hasReasoning = reasoningParts ? reasoningParts.length > 0 : reasoning !== "";
+  if (!hasReasoning && toolCalls.length === 0) return text;
+  const head: AssistantContentPart[] = reasoningParts ? reasoningParts.map((part) => ({ ...part })) : [];
+  if (!reasoningParts && reasoning !== "") head.push({ type: "reasoning", text: reasoning, ...(signature ? { signature } : {}) });
   if (text !== "") head.push({ type: "text", text });
   // Copied, not pushed one by one: an array grown from [] by push is made room for 17 items.
   return head.length === 0 ? toolCalls.slice() : head.concat(toolCalls);

@@ -9,7 +9,7 @@ export function partialOutput(raw: ProviderOutput, call: PreparedCall, attempts:
   const text = raw.text ?? "";
   const reasoning = raw.reasoning ?? "";
   return {
-    message: { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, []) },
+    message: { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, [], raw.reasoningParts) },
     text,
     toolCalls: [],
     reasoning,

@@ -70,7 +70,7 @@ function validatePart(role: "user" | "assistant", part: unknown, index: number, 
       if (role === "user" && typeof fields.data === "string" && typeof fields.mediaType === "string") return;
       break;
     case "reasoning":
-      if (role === "assistant" && typeof fields.text === "string") return;
+      if (role === "assistant" && typeof fields.text === "string" && (fields.redactedData === undefined || typeof fields.redactedData === "string")) return;
       break;
     case "tool-call": {
       if (role !== "assistant") break;

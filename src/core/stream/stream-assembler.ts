@@ -1,3 +1,4 @@
+import type { ReasoningPart } from "../messages.js";
 import type { FinishReason, ProviderOutput, ProviderToolCall } from "../output.js";
 import type { Usage } from "../usage.js";
 import type { ChatModelChunk } from "./chat-model-chunk.js";
@@ -19,6 +20,8 @@ export class StreamAssembler {
   #text = "";
   #reasoning = "";
   #reasoningSignature: string | undefined;
+  /** The reasoning's blocks: one ends at its signature; a redacted one comes whole. */
+  readonly #reasoningParts: ReasoningPart[] = [];
   readonly #toolCalls = new Map<number, PendingToolCall>();
   #usage: Partial<Usage> | undefined;
   #finishReason: FinishReason | undefined;
@@ -32,6 +35,7 @@ export class StreamAssembler {
       case "reasoning-delta":
         this.#reasoning += chunk.text;
         if (chunk.signature) this.#reasoningSignature = chunk.signature;
+        this.#addReasoningPart(chunk);
         break;
       case "tool-call-delta":
         this.#addToolCallDelta(chunk);
@@ -53,6 +57,20 @@ export class StreamAssembler {
       case "reset":
         break;
     }
+  }
+
+  #addReasoningPart(chunk: Extract<ChatModelChunk, { type: "reasoning-delta" }>): void {
+    if (chunk.redactedData !== undefined) {
+      this.#reasoningParts.push({ type: "reasoning", text: chunk.text, redactedData: chunk.redactedData });
+      return;
+    }
+    let open = this.#reasoningParts.at(-1);
+    if (!open || open.signature !== undefined || open.redactedData !== undefined) {
+      open = { type: "reasoning", text: "" };
+      this.#reasoningParts.push(open);
+    }
+    open.text += chunk.text;
+    if (chunk.signature) open.signature = chunk.signature;
   }
 
   #addToolCallDelta(chunk: Extract<ChatModelChunk, { type: "tool-call-delta" }>): void {
@@ -91,6 +109,10 @@ export class StreamAssembler {
       usage: this.#usage,
       raw: this.#raw,
       ...(this.#reasoningSignature ? { reasoningSignature: this.#reasoningSignature } : {}),
+      // One unredacted block is what `reasoning` and `reasoningSignature` say already.
+      ...(this.#reasoningParts.length > 1 || this.#reasoningParts.some((part) => part.redactedData !== undefined)
+        ? { reasoningParts: this.#reasoningParts.map((part) => ({ ...part })) }
+        : {}),
     };
   }
 }
