@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { inspect } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AzureOpenAIChatModel } from "../../src/adapters/azure-openai/index.js";
+import { OllamaChatModel } from "../../src/adapters/ollama/index.js";
 import { OpenAIChatModel } from "../../src/adapters/openai/index.js";
 import { MemoryCache } from "../../src/index.js";
 import type { ChatModel, ChatModelEvents } from "../../src/index.js";
@@ -17,7 +18,10 @@ const openAIKey = "sk-SENTINEL-openai-5f2a9c";
 const azureKey = "SENTINEL-azure-key-77e1b0";
 const awsSecret = "SENTINEL-aws-secret-9d3c";
 const awsSessionToken = "SENTINEL-aws-session-token-4b8e";
-const sentinels = [openAIKey, azureKey, awsSecret, awsSessionToken];
+const ollamaKey = "SENTINEL-ollama-key-3c6f1a";
+const ollamaPassword = "SENTINEL-ollama-password-81d2";
+const bedrockAPIKey = "SENTINEL-bedrock-api-key-6a0d";
+const sentinels = [openAIKey, azureKey, awsSecret, awsSessionToken, ollamaKey, ollamaPassword, bedrockAPIKey];
 
 const eventNames: (keyof ChatModelEvents)[] = ["start", "newToken", "retry", "repair", "fallback", "cacheHit", "warning", "success", "error", "finish"];
 
@@ -134,6 +138,54 @@ describe.each(callModes)("secrets through %s", (mode) => {
     });
   });
 
+  describe("OllamaChatModel", () => {
+    const basic = (password: string) => `Basic ${Buffer.from(`admin:${password}`).toString("base64")}`;
+    const ollamaModels = () => [
+      new OllamaChatModel("llama3.2", { host: server.url, headers: { Authorization: `Bearer ${ollamaKey}` }, retry: { maxRetries: 1, initialDelayMs: 1 } }),
+      new OllamaChatModel("llama3.2", { host: server.url.replace("http://", `http://admin:${ollamaPassword}@`), retry: { maxRetries: 1, initialDelayMs: 1 } }),
+    ];
+    /** An Ollama (or the proxy before it) that echoes the credentials it got, as its `{"error": …}` body does. */
+    const echoToOllama = (status: number): Handler => (request, response) => {
+      const authorization = String(request.headers["authorization"] ?? "");
+      const decoded = authorization.startsWith("Basic ") ? Buffer.from(authorization.slice(6), "base64").toString("utf8") : "";
+      response.writeHead(status, { "content-type": "application/json", "x-echo-credentials": authorization });
+      response.end(JSON.stringify({ error: `unauthorized: ${authorization} ${decoded}` }));
+    };
+
+    it.each([
+      { fault: "a 401 that echoes the key", status: 401 },
+      { fault: "a 500 that echoes the key (retried, then given up)", status: 500 },
+    ])("should keep the key and the host's password out of the error and its whole cause chain and events on $fault", async ({ status }) => {
+      server.handle(echoToOllama(status));
+      for (const model of ollamaModels()) {
+        const seen = observe(model);
+        const error = await settle(model, mode);
+        expect(error).toBeInstanceOf(Error);
+        expect([`Bearer ${ollamaKey}`, basic(ollamaPassword)]).toContain(server.requests.at(-1)!.headers["authorization"]);
+        expectNoSecret("ollama error", error);
+        expectNoSecret("ollama events", seen.payloads);
+        expectNoSecret("ollama cache keys", seen.keys);
+      }
+    });
+
+    it("should keep OLLAMA_API_KEY, which the SDK sends to ollama.com, out of the error", async () => {
+      vi.stubEnv("OLLAMA_API_KEY", ollamaKey);
+      const echoing = vi.fn((_url: string | URL | Request, init?: RequestInit) => {
+        const authorization = new Headers(init?.headers).get("authorization") ?? "";
+        return Promise.resolve(new Response(JSON.stringify({ error: `unauthorized: ${authorization}` }), { status: 401, headers: { "content-type": "application/json" } }));
+      });
+      try {
+        const model = new OllamaChatModel("gpt-oss:120b", { host: "https://ollama.com", fetch: echoing as typeof fetch, retry: { maxRetries: 0 } });
+        const error = await settle(model, mode);
+        expect(echoing).toHaveBeenCalled();
+        expect(new Headers(echoing.mock.calls[0]![1]?.headers).get("authorization")).toBe(`Bearer ${ollamaKey}`);
+        expectNoSecret("ollama error", error);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    });
+  });
+
   describe("BedrockChatModel", () => {
     let bedrock: BedrockLoopback;
     beforeEach(async () => {
@@ -160,6 +212,39 @@ describe.each(callModes)("secrets through %s", (mode) => {
       expect(bedrock.server.requests[0]!.headers["x-amz-security-token"]).toBe(awsSessionToken);
       expectNoSecret("bedrock error", error);
       expectNoSecret("bedrock events", seen.payloads);
+    });
+
+    it.each([
+      {
+        source: "the default credential chain (AWS_* variables)",
+        env: { AWS_ACCESS_KEY_ID: "AKIDFAULTS", AWS_SECRET_ACCESS_KEY: awsSecret, AWS_SESSION_TOKEN: awsSessionToken },
+        sent: (headers: IncomingHttpHeaders) => headers["x-amz-security-token"],
+        secret: awsSessionToken,
+      },
+      {
+        source: "a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK)",
+        env: { AWS_BEARER_TOKEN_BEDROCK: bedrockAPIKey, AWS_AUTH_SCHEME_PREFERENCE: "httpBearerAuth" },
+        sent: (headers: IncomingHttpHeaders) => headers["authorization"],
+        secret: `Bearer ${bedrockAPIKey}`,
+      },
+    ])("should keep credentials from $source out of the error chain and events", async ({ env, sent, secret }) => {
+      for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+      try {
+        bedrock.server.handle((request, response) => {
+          const echoed = credentialHeaders(request.headers);
+          response.writeHead(403, { "content-type": "application/json", "x-amzn-errortype": "UnrecognizedClientException", "x-echo-credentials": echoed });
+          response.end(JSON.stringify({ message: `The security token included in the request is invalid: ${echoed}` }));
+        });
+        const model = bedrock.model("us.amazon.nova-micro-v1:0", { credentials: undefined, retry: { maxRetries: 0 } });
+        const seen = observe(model);
+        const error = await settle(model, mode);
+        expect(error).toBeInstanceOf(Error);
+        expect(sent(bedrock.server.requests.at(-1)!.headers)).toBe(secret);
+        expectNoSecret("bedrock error", error);
+        expectNoSecret("bedrock events", seen.payloads);
+      } finally {
+        vi.unstubAllEnvs();
+      }
     });
 
     it("should keep the AWS secret out of the output, its raw field and the cache key on success", async () => {

@@ -6,6 +6,7 @@ import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { isAbortError } from "../../internal/abort.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
+import { bedrockSecrets } from "./bedrock-secrets.js";
 import { buildConverseRequest } from "./build-converse-request.js";
 import { ConverseStreamReader } from "./converse-stream-reader.js";
 import { mapBedrockError } from "./map-bedrock-error.js";
@@ -20,7 +21,7 @@ export interface BedrockConnection {
   readonly profile: BedrockModelProfile;
   /** The SDK's commands (loaded when the model was built). */
   readonly sdk: Pick<BedrockSDK, "ConverseCommand" | "ConverseStreamCommand">;
-  /** Static credentials to keep out of every error message. */
+  /** Static credentials to keep out of every error message (those from the environment are added per error). */
   readonly secrets: readonly string[];
 }
 
@@ -57,7 +58,7 @@ async function sent<T>(connection: BedrockConnection, request: ConverseCommandIn
 
 function mapConverseError(connection: BedrockConnection, error: unknown, request: ConverseCommandInput): unknown {
   const sentToolChoice = Object.keys(request.toolConfig?.toolChoice ?? {})[0];
-  return mapBedrockError(error, { modelId: connection.modelId, sentToolChoice, secrets: connection.secrets });
+  return mapBedrockError(error, { modelId: connection.modelId, sentToolChoice, secrets: bedrockSecrets(connection.secrets) });
 }
 
 /** An error while reading the event stream: what the decoder throws (a truncated or garbled frame) is the service's fault too. */

@@ -4,10 +4,12 @@ import type { ProviderOutput } from "../../core/output.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { eitherSignal, isAbortable, settleOnAbort } from "../../internal/abort.js";
+import { redactSecrets } from "../../internal/redact-secrets.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
 import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
+import { secretsNow } from "./ollama-secrets.js";
 import { strictNDJSON } from "./strict-ndjson.js";
 
 /** What an OllamaChatModel calls with: its model, its server and how each request's client is built. */
@@ -16,6 +18,8 @@ export interface OllamaConnection {
   /** The server, as shown in messages (credentials removed). */
   readonly host: string;
   readonly keepAlive: string | number | undefined;
+  /** The credentials its requests carry (see ollamaSecrets), cut out of every error. */
+  readonly secrets: readonly string[];
   /** A caller's own client, used as it is; or what one light client per request is built from. */
   readonly clients:
     | { readonly client: Ollama }
@@ -67,6 +71,8 @@ export async function openOllamaStream(connection: OllamaConnection, input: Prov
 }
 
 function mapOllamaCallError(connection: OllamaConnection, error: unknown): unknown {
+  // The error becomes the cause, and its message the ProviderError's: a server that echoes a credential must not pass it on.
+  redactSecrets(error, secretsNow(connection.secrets));
   return mapOllamaError(error, { modelId: connection.modelId, host: connection.host });
 }
 

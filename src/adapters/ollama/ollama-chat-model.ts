@@ -10,6 +10,7 @@ import { lazyRequire } from "../../internal/lazy-require.js";
 import type { OllamaConnection } from "./ollama-calls.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
 import { splitHostCredentials } from "./ollama-host.js";
+import { ollamaSecrets } from "./ollama-secrets.js";
 
 const loadOllama = lazyRequire<typeof import("ollama")>("ollama", "the Ollama adapter (keelson/ollama)");
 const withCalls = lazyImport(() => import("./ollama-calls.js"));
@@ -51,6 +52,7 @@ export class OllamaChatModel extends ChatModel {
       modelId,
       host: target.host,
       keepAlive,
+      secrets: ollamaSecrets({ headers, hostAuthorization: target.authorization, client }),
       clients: client
         ? { client }
         : {
