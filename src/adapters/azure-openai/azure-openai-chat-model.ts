@@ -16,7 +16,7 @@ export interface AzureOpenAIChatModelOptions extends Omit<OpenAIChatModelOptions
   apiVersion?: string;
   /** Microsoft Entra ID instead of a key: returns a bearer token (e.g. from `@azure/identity`). @default none (the API key is used) */
   azureADTokenProvider?: () => Promise<string>;
-  /** A ready `AzureOpenAI` client, used as it is; create it with `maxRetries: 0` (keelson retries). @default a client built from the options above */
+  /** A ready `AzureOpenAI` client, used as it is, its own retries turned off per request (keelson retries). @default a client built from the options above */
   client?: AzureOpenAI;
 }
 

@@ -100,9 +100,17 @@ type RequestOptions = NonNullable<Parameters<OpenAI["chat"]["completions"]["crea
  * listener); for a call with a `timeout`, the SDK's own timeout (10 minutes unless the client says
  * otherwise) moved past it, so that a longer call's timeout is the one that ends it; and for a call
  * that outlasts Node's fetch (5 minutes for headers, 5 between chunks), a transport without those
- * limits — on Node's fetch only: a client's own fetch is its owner's.
+ * limits — on Node's fetch only: a client's own fetch is its owner's. A caller's client with the
+ * SDK's retries on gets them turned off per request.
  */
 function requestOptions(connection: OpenAIConnection, signal: AbortSignal): RequestOptions {
+  const options = transportOptions(connection, signal);
+  // A caller's client may keep the SDK's retries on: keelson owns retries, so each request turns them off.
+  if (connection.client.maxRetries !== 0) options.maxRetries = 0;
+  return options;
+}
+
+function transportOptions(connection: OpenAIConnection, signal: AbortSignal): RequestOptions {
   if (!isAbortable(signal)) return {};
   const left = timeLeft(signal);
   if (left === Infinity && !outlastsFetch(signal)) return { signal };

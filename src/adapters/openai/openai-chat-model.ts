@@ -31,8 +31,8 @@ export interface OpenAIChatModelOptions extends ChatModelOptions {
   headers?: Record<string, string>;
   /**
    * A ready `openai` client, used as it is (`apiKey`, `baseURL`, `organization` and `headers` are
-   * then ignored). Create it with `maxRetries: 0`: keelson owns the retries, and the SDK's own would
-   * multiply them and hide each attempt. An ES-module app that imports `openai` itself passes its
+   * then ignored). Its own retries are turned off per request: keelson owns the retries, and the
+   * SDK's would multiply them and hide each attempt. An ES-module app that imports `openai` itself passes its
    * client here: keelson's own is built from the SDK's CommonJS build, a second copy beside the app's.
    * @default a client built from the options above
    */

@@ -224,6 +224,16 @@ describe("OpenAIChatModel", () => {
       expect(server.requests).toHaveLength(1);
     });
 
+    it("should turn the SDK's own retries off for a given client, so that keelson's retries are the only ones", async () => {
+      server.handle((_request, response) => sendJSON(response, 500, readOwnOpenAIFixture("error-500-server.json"), { "retry-after-ms": "1" }));
+      const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey });
+      const error = await run(new OpenAIChatModel("gpt-4o-mini", { client, retry: { maxRetries: 1, initialDelayMs: 1 } }), { messages: user }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toMatchObject({ statusCode: 500, reason: "server" });
+      expect(server.requests).toHaveLength(2);
+    });
+
     it("should keep the API key out of the error even when the server echoes it", async () => {
       server.handle((_request, response) =>
         sendJSON(response, 401, { error: { message: `Incorrect API key provided: ${apiKey}.`, type: "invalid_request_error", param: null, code: "invalid_api_key" } }),
