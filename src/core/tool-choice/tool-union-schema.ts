@@ -1,6 +1,7 @@
 import type { JSONSchema } from "../schema/json-schema.js";
 import { isPlainObject } from "../schema/json-schema.js";
 import { inlineRefs } from "./inline-refs.js";
+import { rebaseRootRefs, refersToRoot } from "./rebase-root-refs.js";
 import { strictSchema } from "./strict-schema.js";
 
 /** How `toolUnionSchema` shapes the union. */
@@ -57,14 +58,26 @@ function build(tools: readonly UnionTool[], options: ToolUnionSchemaOptions): JS
  */
 export function wrapInItem(schema: JSONSchema): JSONSchema {
   const { $defs, definitions, ...body } = schema;
+  // A body that refers to its root (`#`, zod's recursion) would point at the wrapper: it moves into
+  // the definitions, and its references with it.
+  const recursive = refersToRoot(body);
+  const bodyName = recursive ? freeName(isPlainObject($defs) ? $defs : {}) : "";
+  const wrapped = recursive ? { $ref: `#/$defs/${bodyName}` } : body;
+  const movedDefs = recursive ? { ...(isPlainObject($defs) ? $defs : {}), [bodyName]: rebaseRootRefs(body, `#/$defs/${bodyName}`) } : $defs;
   return {
     type: "object",
-    properties: { [unionWrapKey]: body },
+    properties: { [unionWrapKey]: wrapped },
     required: [unionWrapKey],
     additionalProperties: false,
-    ...($defs === undefined ? {} : { $defs }),
+    ...(movedDefs === undefined ? {} : { $defs: movedDefs }),
     ...(definitions === undefined ? {} : { definitions }),
   };
+}
+
+function freeName(definitions: Record<string, unknown>): string {
+  let name: string = unionWrapKey;
+  for (let index = 1; Object.hasOwn(definitions, name); index++) name = `${unionWrapKey}${index}`;
+  return name;
 }
 
 /** A reply to a wrapped schema, unwrapped: `{ item: x }` alone is `x`; anything else is itself (a bare reply is accepted too). */

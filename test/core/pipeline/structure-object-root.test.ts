@@ -1,3 +1,4 @@
+import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ScriptedChatModel, textStep } from "../../../src/testing/index.js";
@@ -32,6 +33,25 @@ describe("structured output on a provider that wants an object root", () => {
       expect((model.calls[0]!.responseFormat as { schema: Record<string, unknown> }).schema.properties).toEqual({ id: { type: "string" } });
       expect(output.object).toEqual({ id: "a" });
     });
+  });
+
+  it("should keep a recursive union's '#' reference pointing at the union once it is wrapped as { item }", async () => {
+    type Expression = number | { sum: Expression[] };
+    const expression: z.ZodType<Expression> = z.union([
+      z.number(),
+      z.object({
+        get sum() {
+          return z.array(expression);
+        },
+      }),
+    ]);
+    const wire = '{"item": {"sum": [1, {"sum": [2, 3]}]}}';
+    const model = new ScriptedChatModel([textStep(wire)], objectRoot);
+    const { object } = await model.createStructure({ schema: expression, messages: [user("x")] });
+    expect(object).toEqual({ sum: [1, { sum: [2, 3] }] });
+    // What a provider holding to the schema it was sent may write.
+    const sent = (model.calls[0]!.responseFormat as { schema: Record<string, unknown> }).schema;
+    expect(new Ajv({ strict: false }).compile(sent)(JSON.parse(wire))).toBe(true);
   });
 
   it("should give createStructure the unwrapped array", async () => {
