@@ -2,6 +2,7 @@ import { lazyRequire } from "../../internal/lazy-require.js";
 import { safeJSONParse } from "../../internal/safe-json.js";
 import type { RepairKind } from "../output.js";
 import { extractJSONValues } from "./extract-json.js";
+import { fencedBody } from "./fenced-body.js";
 
 // Loaded on the first reply that needs a repair: most never do, and importing keelson should not pay for it.
 const loadJSONRepair = lazyRequire<typeof import("jsonrepair")>("jsonrepair", "repairing broken JSON from a model");
@@ -25,8 +26,9 @@ export function parseJSONValue(text: string): ParsedJSON | undefined {
   if (value === failed) {
     if (text.length > maxRepairLength) return undefined;
     const values = extractJSONValues(text, (candidate) => tryParse(candidate) !== failed);
+    if (values === undefined) return fencedScalar(text);
     // Two values back to back (`{…}{…}`, often two calls merged into one): keeping the first would drop the rest.
-    if (values === undefined || values.length > 1) return undefined;
+    if (values.length > 1) return undefined;
     const extracted = values[0]!;
     if (extracted.trim() !== text.trim()) repairs.push("stripped-wrapper");
     value = tryParse(extracted);
@@ -49,6 +51,13 @@ export function parseJSONValue(text: string): ParsedJSON | undefined {
 }
 
 const failed = Symbol("failed");
+
+/** A fenced value with no bracket to find it by (`"high"`, `42`, `true`), strictly parsed. */
+function fencedScalar(text: string): ParsedJSON | undefined {
+  const body = fencedBody(text);
+  const value = body === undefined ? failed : tryParse(body);
+  return value === failed ? undefined : { value, repairs: ["stripped-wrapper"] };
+}
 
 /**
  * The JSON values a model wrote one after another (`{…}\n{…}`), each parsed the forgiving way;
