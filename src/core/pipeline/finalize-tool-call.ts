@@ -3,7 +3,7 @@ import type { ToolCallError } from "../errors/tool-call-error.js";
 import type { ProviderTool } from "../input.js";
 import type { ToolCall } from "../messages.js";
 import type { ProviderToolCall, Repair, RepairKind } from "../output.js";
-import { dropNullOptionals } from "../tool-choice/strict-schema.js";
+import { dropNullOptionals } from "../tool-choice/drop-null-optionals.js";
 import { parseToolArguments } from "../tool-calls/parse-tool-arguments.js";
 import { completedAtCutOff, cutOffCall } from "./cut-off.js";
 import type { OutputRules } from "./output-rules.js";

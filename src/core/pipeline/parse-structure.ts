@@ -1,6 +1,6 @@
 import { StructuredOutputError } from "../errors/structured-output-error.js";
 import type { Repair } from "../output.js";
-import { dropNullOptionals } from "../tool-choice/strict-schema.js";
+import { dropNullOptionals } from "../tool-choice/drop-null-optionals.js";
 import { unwrapItem } from "../tool-choice/tool-union-schema.js";
 import { parseJSONValue } from "../tool-calls/parse-json-value.js";
 import { preview } from "../tool-calls/parse-tool-arguments.js";

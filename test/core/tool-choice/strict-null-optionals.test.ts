@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import * as z3 from "zod/v3";
 import { defineTool, toolUnionSchema } from "../../../src/index.js";
 import { ScriptedChatModel, rawStep, textStep } from "../../../src/testing/index.js";
 import { callModes, runCall, user } from "../../support/run-modes.js";
@@ -44,6 +45,61 @@ describe("strict response formats", () => {
       const model = new ScriptedChatModel([textStep('{"address": {"street": "Main", "unit": null}}')], strictProvider);
       const { output } = await runCall(model, { messages: [user("x")], responseFormat: schema }, mode);
       expect(output.object).toEqual({ address: { street: "Main" } });
+    });
+
+    it.each([
+      [
+        "zod v4",
+        z.discriminatedUnion("kind", [z.object({ kind: z.literal("outage"), note: z.string().optional() }), z.object({ kind: z.literal("deploy") })]),
+      ],
+      [
+        "zod v3",
+        z3.z.discriminatedUnion("kind", [z3.z.object({ kind: z3.z.literal("outage"), note: z3.z.string().optional() }), z3.z.object({ kind: z3.z.literal("deploy") })]),
+      ],
+    ])("should remove the nulls strict mode adds for optional fields of the branch of a %s discriminated union the reply takes", async (_name, event) => {
+      const model = new ScriptedChatModel([textStep('{"item": {"kind": "outage", "note": null}}')], strictProvider);
+      const { output } = await runCall(model, { messages: [user("x")], responseFormat: event }, mode);
+      expect(output.object).toEqual({ kind: "outage" });
+    });
+
+    it("should remove the nulls strict mode adds for optional fields of the branch of a union of object shapes inside an object", async () => {
+      const schema = z.object({ target: z.union([z.object({ host: z.string(), port: z.number().optional() }), z.object({ url: z.string() })]) });
+      const model = new ScriptedChatModel([textStep('{"target": {"host": "db", "port": null}}')], strictProvider);
+      const { output } = await runCall(model, { messages: [user("x")], responseFormat: schema }, mode);
+      expect(output.object).toEqual({ target: { host: "db" } });
+    });
+
+    it("should remove the nulls strict mode adds for optional fields of the values of a record, keeping its null values", async () => {
+      const schema = z.object({
+        owners: z.record(z.string(), z.object({ name: z.string(), email: z.string().optional() })),
+        scores: z.record(z.string(), z.number().nullable()),
+      });
+      const model = new ScriptedChatModel([textStep('{"owners": {"api": {"name": "Ann", "email": null}}, "scores": {"api": null}}')], strictProvider);
+      const { output } = await runCall(model, { messages: [user("x")], responseFormat: schema }, mode);
+      expect(output.object).toEqual({ owners: { api: { name: "Ann" } }, scores: { api: null } });
+    });
+
+    it("should remove the nulls strict mode adds for optional fields of an object in a tuple", async () => {
+      const schema = z.object({ pair: z.tuple([z.object({ name: z.string(), note: z.string().optional() }), z.number()]) });
+      const model = new ScriptedChatModel([textStep('{"pair": [{"name": "a", "note": null}, 1]}')], strictProvider);
+      const { output } = await runCall(model, { messages: [user("x")], responseFormat: schema }, mode);
+      expect(output.object).toEqual({ pair: [{ name: "a" }, 1] });
+    });
+
+    it("should remove the nulls strict mode adds for optional fields at every depth of a recursive schema", async () => {
+      interface Folder {
+        name: string;
+        children?: Folder[] | undefined;
+      }
+      const folder: z.ZodType<Folder> = z.object({
+        name: z.string(),
+        get children() {
+          return z.array(folder).optional();
+        },
+      });
+      const model = new ScriptedChatModel([textStep('{"name": "root", "children": [{"name": "leaf", "children": null}]}')], strictProvider);
+      const { output } = await runCall(model, { messages: [user("x")], responseFormat: folder }, mode);
+      expect(output.object).toEqual({ name: "root", children: [{ name: "leaf" }] });
     });
   });
 });
