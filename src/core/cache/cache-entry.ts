@@ -7,6 +7,8 @@ export interface CacheEntry {
   chunks?: ChatModelChunk[];
   /** Per tool call, the arguments its schema validated (before transforms), checked again on a read. */
   toolCallInputs?: unknown[];
+  /** The value the structured object was validated from (before transforms), validated again on a read. */
+  structureInput?: unknown;
 }
 
 export function isCacheEntry(value: unknown): value is CacheEntry {

@@ -9,6 +9,7 @@ import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
 import { partialOutput } from "./partial-output.js";
 import type { PreparedCall } from "./prepare-call.js";
+import { structureInput } from "./structure-input.js";
 import { toolCallInput } from "./tool-call-input.js";
 import { stableStringify } from "../../internal/stable-stringify.js";
 
@@ -123,7 +124,9 @@ export class CacheLayer {
   ): Promise<{ joined: CacheEntry; lead?: undefined } | { joined?: undefined; lead: Lead }> {
     for (let pending = this.#inFlight.get(key); pending; pending = this.#inFlight.get(key)) {
       try {
-        const joined = await settleOnAbort(pending, signal);
+        // An answer this call's schemas do not accept is not shared: the call then makes its own request.
+        const joined = entryFitsCall(await settleOnAbort(pending, signal), call);
+        if (joined === undefined) continue;
         hit(settings, call, key);
         return { joined };
       } catch (error) {
@@ -166,9 +169,10 @@ export class CacheLayer {
   async #read(key: string, call: PreparedCall, signal: AbortSignal, settings: CacheSettings): Promise<CacheEntry | undefined> {
     try {
       const stored = await settleOnAbort(Promise.resolve(settings.cache.get(key)), signal);
-      if (isCacheEntry(stored) && entryFitsCall(stored, call)) {
+      const fitting = isCacheEntry(stored) ? entryFitsCall(stored, call) : undefined;
+      if (fitting) {
         hit(settings, call, key);
-        return stored;
+        return fitting;
       }
       if (stored !== undefined) await settleOnAbort(Promise.resolve(settings.cache.delete(key)), signal);
     } catch (error) {
@@ -178,23 +182,31 @@ export class CacheLayer {
     return undefined;
   }
 
+  /** Stores a copy; returns the entry (with what its schemas were given) for the calls that shared the request. */
   async #store(key: string, entry: CacheEntry, call: PreparedCall, signal: AbortSignal, settings: CacheSettings): Promise<CacheEntry> {
+    let checked = entry;
     try {
-      const stored = structuredClone(entry);
-      // Kept only for a tool whose schema changed its arguments (transforms, defaults): the rest are checked as they are.
-      const { toolCalls } = entry.output;
-      const inputs = toolCalls.map(toolCallInput);
-      const changed = (input: unknown, index: number) => input !== toolCalls[index]!.args && stableStringify(input) !== stableStringify(toolCalls[index]!.args);
-      if (inputs.some(changed)) {
-        stored.toolCallInputs = structuredClone(inputs);
-      }
-      await settleOnAbort(Promise.resolve(settings.cache.set(key, stored, settings.ttlMs)), signal);
+      checked = withSchemaInputs(entry);
+      await settleOnAbort(Promise.resolve(settings.cache.set(key, structuredClone(checked), settings.ttlMs)), signal);
     } catch (error) {
       if (signal.aborted) throw abortError(signal);
       warn(settings, call, `cache write failed, the answer is returned but not kept: ${(error as Error).message}`);
     }
-    return entry;
+    return checked;
   }
+}
+
+/** The entry with what its schemas were given, kept only where a schema changed it (transforms, defaults): the rest are checked as they are. */
+function withSchemaInputs(entry: CacheEntry): CacheEntry {
+  const { toolCalls, object } = entry.output;
+  const inputs = toolCalls.map(toolCallInput);
+  const changed = (input: unknown, index: number) => input !== toolCalls[index]!.args && stableStringify(input) !== stableStringify(toolCalls[index]!.args);
+  const input = structureInput(entry.output);
+  return {
+    ...entry,
+    ...(inputs.some(changed) ? { toolCallInputs: inputs } : {}),
+    ...(input === object ? {} : { structureInput: input }),
+  };
 }
 
 /** The partial output of a replay stopped before chunk `end`, as a live stream stopped there gives it. */

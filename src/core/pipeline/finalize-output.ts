@@ -8,6 +8,8 @@ import { checkToolChoice } from "./check-tool-choice.js";
 import { finalizeToolCall } from "./finalize-tool-call.js";
 import { parseStructure } from "./parse-structure.js";
 import { readUnionReply, recoverFromText, shouldRecover } from "./read-text-calls.js";
+import { recordStructureInput } from "./structure-input.js";
+import { toolCallInput } from "./tool-call-input.js";
 
 /** The caller's output but for `meta`, which the attempt loop adds to this same object. */
 export type FinalOutput = Omit<ChatModelOutput, "meta"> & { meta: ChatModelOutput["meta"] | undefined };
@@ -42,12 +44,14 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   toolCalls = checkToolChoice(toolCalls, text, rules, repairs);
 
   let object: unknown;
+  let input: unknown;
   if (rules.structureTool !== undefined) {
     object = toolCalls[0]?.args;
+    input = toolCalls[0] && toolCallInput(toolCalls[0]);
     text = JSON.stringify(object);
     toolCalls = [];
   } else if (rules.structure && toolCalls.length === 0) {
-    object = parseStructure(text, rules, repairs, cutOff);
+    ({ input, object } = parseStructure(text, rules, repairs, cutOff));
     // The wire's `{ item }` is no text of the caller's: the text is the object's JSON.
     if (rules.structure.wrapped) text = JSON.stringify(object);
   }
@@ -61,6 +65,8 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   // `meta` is the attempt loop's to fill; its slot is made here, so filling it adds no property.
   const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw, meta: undefined };
   if (object !== undefined) final.object = object;
+  // A schema that made a new object (zod's transforms) is checked on its input when the answer is read from a cache.
+  if (input !== object) recordStructureInput(final, input);
   return final;
 }
 

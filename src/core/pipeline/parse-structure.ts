@@ -7,8 +7,11 @@ import { preview } from "../tool-calls/parse-tool-arguments.js";
 import { completedAtCutOff, cutOffAdvice } from "./cut-off.js";
 import type { OutputRules } from "./output-rules.js";
 
-/** A structured answer written as text: parsed (repaired), unwrapped from the wire's `{ item }`, nulls of optional fields dropped, validated. */
-export function parseStructure(text: string, rules: OutputRules, repairs: Repair[], cutOff: boolean): unknown {
+/**
+ * A structured answer written as text: parsed (repaired), unwrapped from the wire's `{ item }`, nulls
+ * of optional fields dropped, validated. `input` is what the schema was given, `object` what it made.
+ */
+export function parseStructure(text: string, rules: OutputRules, repairs: Repair[], cutOff: boolean): { input: unknown; object: unknown } {
   const parsed = parseJSONValue(text);
   const fail = (issues: string[], advice = "") =>
     new StructuredOutputError(
@@ -24,8 +27,8 @@ export function parseStructure(text: string, rules: OutputRules, repairs: Repair
   let value = parsed.value;
   if (structure.wrapped) value = unwrapItem(value);
   if (structure.strict && structure.schema) value = dropNullOptionals(value, structure.schema);
-  if (!structure.validate) return value;
+  if (!structure.validate) return { input: value, object: value };
   const result = structure.validate(value);
   if (!result.success) throw fail(result.issues);
-  return result.value;
+  return { input: value, object: result.value };
 }
