@@ -87,6 +87,9 @@ export function notACompletion(body: unknown, context: OpenAIErrorContext): Prov
 }
 
 function mapUnreadableResponse(error: unknown, context: OpenAIErrorContext): unknown {
+  // A ProviderError raised under the SDK (Azure's Entra ID token provider) comes back inside the SDK's own error.
+  const inner = (error as { cause?: unknown } | null)?.cause;
+  if (ProviderError.isInstance(inner)) return inner;
   const options = { providerId: context.providerId, modelId: context.modelId, cause: error };
   const where = `${context.providerId} ${context.modelId}`;
   if (error instanceof SyntaxError) {

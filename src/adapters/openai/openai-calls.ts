@@ -4,7 +4,7 @@ import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
-import { abortError, fetchPatienceMs, isAbortable, maxTimerMs, outlastsFetch, timeLeft } from "../../internal/abort.js";
+import { abortError, fetchPatienceMs, isAbortable, maxTimerMs, outlastsFetch, settleOnAbort, timeLeft } from "../../internal/abort.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import { mapOpenAIError, notACompletion, refusesParallelToolCalls } from "./map-openai-error.js";
@@ -31,7 +31,9 @@ export interface OpenAIConnection {
 export async function createOpenAIChat(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
   const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false, connection.refused, connection.reasoningContent);
   try {
-    const completion = await connection.client.chat.completions.create(body, requestOptions(connection, context.signal));
+    // The SDK awaits a token provider (Azure's Entra ID, an `apiKey` function) before it reads the
+    // signal: an abort or the call's timeout ends the call at once all the same.
+    const completion = await settleOnAbort(connection.client.chat.completions.create(body, requestOptions(connection, context.signal)), context.signal);
     if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, errorContext(connection, input, context.signal));
     return mapOpenAIResponse(completion);
   } catch (error) {
@@ -44,7 +46,7 @@ export async function createOpenAIChat(connection: OpenAIConnection, input: Prov
 export async function openOpenAIStream(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ChatCompletionChunk>> {
   const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true, connection.refused, connection.reasoningContent);
   try {
-    const stream = await connection.client.chat.completions.create(body, requestOptions(connection, context.signal));
+    const stream = await settleOnAbort(connection.client.chat.completions.create(body, requestOptions(connection, context.signal)), context.signal);
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId });
     return {
       parts: stream,
