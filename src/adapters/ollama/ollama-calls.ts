@@ -10,6 +10,7 @@ import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
 import { mapOllamaResponse, mapOllamaStreamPart } from "./map-ollama-response.js";
 import { secretsNow } from "./ollama-secrets.js";
+import { withHeaderOverrides } from "./sdk-header-overrides.js";
 import { strictNDJSON } from "./strict-ndjson.js";
 
 /** What an OllamaChatModel calls with: its model, its server and how each request's client is built. */
@@ -23,7 +24,13 @@ export interface OllamaConnection {
   /** A caller's own client, used as it is; or what one light client per request is built from. */
   readonly clients:
     | { readonly client: Ollama }
-    | { readonly OllamaClient: typeof Ollama; readonly headers: Record<string, string> | undefined; readonly fetch: typeof fetch };
+    | {
+        readonly OllamaClient: typeof Ollama;
+        readonly headers: Record<string, string> | undefined;
+        /** The caller's headers the SDK would replace with its own (see sdkHeaderOverrides). */
+        readonly headerOverrides: Record<string, string> | undefined;
+        readonly fetch: typeof fetch;
+      };
 }
 
 /**
@@ -85,18 +92,19 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
   const plain = !stream && !isAbortable(signal);
   const shared = plain ? plainClients.get(connection) : undefined;
   if (shared) return shared;
-  const { OllamaClient, headers, fetch: baseFetch } = clients;
+  const { OllamaClient, headers, headerOverrides, fetch: baseFetch } = clients;
+  const send: typeof fetch = headerOverrides ? (url, init) => baseFetch(url, withHeaderOverrides(init, headerOverrides)) : baseFetch;
   const client = new OllamaClient({
     host: connection.host,
     ...(headers ? { headers } : {}),
     fetch: plain
-      ? (url, init) => fetchOrRefuse(baseFetch, url, init)
+      ? (url, init) => fetchOrRefuse(send, url, init)
       : async (url, init) => {
           const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
           // A call whose timeout outlasts Node's fetch (5 minutes) is not cut off by it (Node's fetch only: a fetch of the caller's is theirs).
           const dispatcher = baseFetch === globalThis.fetch ? longCallDispatcher(signal) : undefined;
           const request = dispatcher ? ({ ...init, signal: linked, dispatcher } as RequestInit) : linked ? { ...init, signal: linked } : init;
-          const response = await fetchOrRefuse(baseFetch, url, request);
+          const response = await fetchOrRefuse(send, url, request);
           return stream ? strictNDJSON(response) : response;
         },
   });

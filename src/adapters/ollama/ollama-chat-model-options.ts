@@ -3,7 +3,8 @@ import type { ChatModelOptions } from "../../core/chat-model-options.js";
 
 export interface OllamaChatModelOptions extends ChatModelOptions {
   /**
-   * The Ollama server, in any form the `ollama` SDK takes (`http://gpu-box:11434`, `gpu-box`, `:11434`).
+   * The Ollama server, in any form the `ollama` SDK takes (`http://gpu-box:11434`, `gpu-box`, `:11434`)
+   * or the `ollama` CLI reads from OLLAMA_HOST (quotes and spaces around it, `::1` without brackets).
    * @default process.env.OLLAMA_HOST, else "http://127.0.0.1:11434"
    */
   host?: string;
@@ -14,7 +15,7 @@ export interface OllamaChatModelOptions extends ChatModelOptions {
    * @default clients built from `host`, `headers` and `fetch`: one per model for plain calls, a light one per streamed or abortable request
    */
   client?: Ollama;
-  /** Headers sent with every request (for a proxy or ollama.com: `Authorization`). @default none */
+  /** Headers sent with every request (for a proxy or ollama.com: `Authorization`); a `User-Agent` or `Accept` here replaces the SDK's. @default none */
   headers?: Record<string, string>;
   /** The fetch every request goes through. @default globalThis.fetch */
   fetch?: typeof fetch;

@@ -9,8 +9,10 @@ import { lazyImport } from "../../internal/lazy-import.js";
 import { lazyRequire } from "../../internal/lazy-require.js";
 import type { OllamaConnection } from "./ollama-calls.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
+import { cleanOllamaHost } from "./clean-ollama-host.js";
 import { splitHostCredentials } from "./ollama-host.js";
 import { ollamaSecrets } from "./ollama-secrets.js";
+import { sdkHeaderOverrides } from "./sdk-header-overrides.js";
 
 const loadOllama = lazyRequire<typeof import("ollama")>("ollama", "the Ollama adapter (keelson/ollama)");
 const withCalls = lazyImport(() => import("./ollama-calls.js"));
@@ -45,9 +47,12 @@ export class OllamaChatModel extends ChatModel {
       throw new TypeError("OllamaChatModel: client must be an Ollama instance from the 'ollama' package.");
     }
     const target = splitHostCredentials(
-      host ?? (client ? clientHost(client) : undefined) ?? (process.env.OLLAMA_HOST || defaultOllamaHost),
+      (host === undefined ? undefined : cleanOllamaHost(host)) ??
+        (client ? clientHost(client) : undefined) ??
+        (cleanOllamaHost(process.env.OLLAMA_HOST ?? "") || defaultOllamaHost),
     );
     const hasAuthorization = Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "authorization");
+    const requestHeaders = target.authorization && !hasAuthorization ? { ...headers, authorization: target.authorization } : headers;
     this.connection = {
       modelId,
       host: target.host,
@@ -58,7 +63,8 @@ export class OllamaChatModel extends ChatModel {
         : {
             // The SDK loads when the model is built, so a missing one is reported then.
             OllamaClient: loadOllama().Ollama,
-            headers: target.authorization && !hasAuthorization ? { ...headers, authorization: target.authorization } : headers,
+            headers: requestHeaders,
+            headerOverrides: sdkHeaderOverrides(requestHeaders),
             fetch: customFetch ?? globalThis.fetch,
           },
     };
