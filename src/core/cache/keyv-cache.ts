@@ -33,10 +33,22 @@ export class KeyvCache implements ChatModelCache {
   }
 
   async set(key: string, value: unknown, ttlMs?: number): Promise<void> {
-    await this.#keyv.set(key, value, ttlMs);
+    // Keyv catches its store's error (unless throwOnErrors) and resolves false: a write that failed all the same.
+    if ((await this.#keyv.set(key, value, keyvTtl(ttlMs))) === false) {
+      throw new Error("the Keyv store did not keep the entry (Keyv's set() resolved false; its 'error' event carries the cause).");
+    }
   }
 
   async delete(key: string): Promise<void> {
     await this.#keyv.delete(key);
   }
+}
+
+/**
+ * A time to live as Keyv's stores take it: whole milliseconds (Redis refuses a fraction), and 0 for
+ * none, which Keyv reads as no expiry (Infinity would be refused).
+ */
+function keyvTtl(ttlMs: number | undefined): number | undefined {
+  if (ttlMs === undefined) return undefined;
+  return ttlMs === Number.POSITIVE_INFINITY ? 0 : Math.ceil(ttlMs);
 }

@@ -7,7 +7,7 @@ import KeyvRedis from "@keyv/redis";
 import Keyv from "keyv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KeyvCache } from "../../../src/index.js";
-import { ScriptedChatModel } from "../../../src/testing/index.js";
+import { ScriptedChatModel, textStep } from "../../../src/testing/index.js";
 import { missingRedisMessage, redisForTests, type RedisForTests } from "../../support/redis-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,6 +24,16 @@ describe("KeyvCache", () => {
     expect(await cache.get("k")).toEqual({ output: 1 });
     await cache.delete("k");
     expect(await cache.get("k")).toBeUndefined();
+  });
+
+  it("should report a write its Keyv store failed, which Keyv swallows and answers false", async () => {
+    // Keyv catches a store's error (without throwOnErrors) and resolves set() to false.
+    const readOnly = { get: async () => undefined, set: async () => Promise.reject(new Error("READONLY replica")), delete: async () => true, clear: async () => {} };
+    const model = new ScriptedChatModel([textStep("answered")], { cache: new KeyvCache(new Keyv({ store: readOnly })) });
+    const warnings: string[] = [];
+    model.emitter.on("warning", ({ code, message }) => warnings.push(`${code}: ${message}`));
+    expect((await model.create({ messages: [{ role: "user", content: "q" }] })).text).toBe("answered");
+    expect(warnings).toEqual([expect.stringMatching(/^cache-error: cache write failed/)]);
   });
 });
 
@@ -51,6 +61,15 @@ describe.skipIf(!redis)("KeyvCache on a real Redis server", () => {
     expect(await cache.get(`${key}-short`)).toBeUndefined();
     await cache.delete(key);
     expect(await cache.get(key)).toBeUndefined();
+  });
+
+  it.each([Infinity, 90_000.5])("should keep an answer in Redis with cacheTtlMs %s", async (cacheTtlMs) => {
+    const model = new ScriptedChatModel([textStep("kept"), textStep("asked again")], { cache: new KeyvCache(keyv), cacheTtlMs });
+    const ask = { messages: [{ role: "user" as const, content: `Status of ${randomUUID()}?` }] };
+    await model.create(ask);
+    const again = await model.create(ask);
+    expect(again.text).toBe("kept");
+    expect(again.meta.cacheHit).toBe(true);
   });
 
   it("should share an answer between two processes through Redis", async () => {
