@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { abortError, isAbortError, settleOnAbort } from "../../internal/abort.js";
 import type { CacheEntry } from "../cache/cache-entry.js";
 import { chunksFromCache, isCacheEntry, outputFromCache } from "../cache/cache-entry.js";
@@ -11,7 +12,6 @@ import { partialOutput } from "./partial-output.js";
 import type { PreparedCall } from "./prepare-call.js";
 import { structureInput } from "./structure-input.js";
 import { toolCallInput } from "./tool-call-input.js";
-import { stableStringify } from "../../internal/stable-stringify.js";
 
 export interface CacheSettings {
   cache: ChatModelCache;
@@ -200,7 +200,8 @@ export class CacheLayer {
 function withSchemaInputs(entry: CacheEntry): CacheEntry {
   const { toolCalls, object } = entry.output;
   const inputs = toolCalls.map(toolCallInput);
-  const changed = (input: unknown, index: number) => input !== toolCalls[index]!.args && stableStringify(input) !== stableStringify(toolCalls[index]!.args);
+  // Deep equality, not equal JSON: a Date made from an ISO string has that string as its JSON, yet the schema rejects it.
+  const changed = (input: unknown, index: number) => input !== toolCalls[index]!.args && !isDeepStrictEqual(input, toolCalls[index]!.args);
   const input = structureInput(entry.output);
   return {
     ...entry,
