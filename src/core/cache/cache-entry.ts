@@ -11,14 +11,30 @@ export interface CacheEntry {
   structureInput?: unknown;
 }
 
+/**
+ * Whether a stored value has the shape of an entry, as far as serving it reads: a store shared with
+ * other code (or a corrupted one) can return anything, which is dropped rather than served.
+ */
 export function isCacheEntry(value: unknown): value is CacheEntry {
+  if (!isRecord(value)) return false;
+  const { output, chunks } = value;
   return (
-    value !== null &&
-    typeof value === "object" &&
-    typeof (value as CacheEntry).output === "object" &&
-    (value as CacheEntry).output !== null &&
-    typeof (value as CacheEntry).output.message === "object"
+    isRecord(output) &&
+    isRecord(output.message) &&
+    (typeof output.message.content === "string" || Array.isArray(output.message.content)) &&
+    typeof output.text === "string" &&
+    typeof output.reasoning === "string" &&
+    typeof output.finishReason === "string" &&
+    Array.isArray(output.toolCalls) &&
+    output.toolCalls.every(isRecord) &&
+    isRecord(output.usage) &&
+    isRecord(output.meta) &&
+    (chunks === undefined || (Array.isArray(chunks) && chunks.every((chunk) => isRecord(chunk) && typeof chunk.type === "string")))
   );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object";
 }
 
 /** A copy served on a hit: the caller may mutate it without changing what the next caller gets. */
@@ -28,13 +44,16 @@ export function outputFromCache(entry: CacheEntry): ChatModelOutput {
   return output;
 }
 
-/** The chunks to replay on a streamed hit; an entry stored by `create` is replayed as whole pieces. */
+/**
+ * The chunks to replay on a streamed hit; an entry stored by `create` is replayed as whole pieces,
+ * copies of the output's (what the consumer changes in a chunk is not in its `final()`).
+ */
 export function chunksFromCache(entry: CacheEntry, output: ChatModelOutput): ChatModelChunk[] {
   if (entry.chunks) return structuredClone(entry.chunks);
   const chunks: ChatModelChunk[] = [];
   if (output.reasoning) chunks.push({ type: "reasoning-delta", text: output.reasoning });
   if (output.text) chunks.push({ type: "text-delta", text: output.text });
-  for (const toolCall of output.toolCalls) chunks.push({ type: "tool-call", toolCall });
-  chunks.push({ type: "finish", finishReason: output.finishReason, usage: output.usage });
+  for (const toolCall of structuredClone(output.toolCalls)) chunks.push({ type: "tool-call", toolCall });
+  chunks.push({ type: "finish", finishReason: output.finishReason, usage: { ...output.usage } });
   return chunks;
 }

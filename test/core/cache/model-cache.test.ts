@@ -248,6 +248,21 @@ describe("ChatModel cache", () => {
     expect(tokens).toEqual([]);
   });
 
+  it("should keep a replay's final() apart from what its consumer changes in the chunks of an answer stored by create", async () => {
+    const model = new ScriptedChatModel([toolCallStep("weather", { city: "Oslo" })], { cache: new MemoryCache() });
+    await model.create({ ...ask, tools: [weather] });
+    const stream = model.createStream({ ...ask, tools: [weather] });
+    for await (const chunk of stream) {
+      if (chunk.type === "tool-call") (chunk.toolCall.args as { city: string }).city = "edited by the consumer";
+      if (chunk.type === "finish") chunk.usage!.inputTokens = 999;
+    }
+    const final = await stream.final();
+    expect(final.meta.cacheHit).toBe(true);
+    expect(final.toolCalls[0]!.args).toEqual({ city: "Oslo" });
+    expect(final.message.content).toEqual([expect.objectContaining({ type: "tool-call", args: { city: "Oslo" } })]);
+    expect(final.usage.inputTokens).toBe(10);
+  });
+
   it("should store what the provider sent, not what the first stream's consumer changed in the chunks it was handed", async () => {
     const model = new ScriptedChatModel([toolCallStep("weather", { city: "Oslo" }), streamStep(["a", "b"])], { cache: new MemoryCache() });
     const stream = model.createStream({ ...ask, tools: [weather] });
