@@ -1,6 +1,7 @@
 import type { Attributes } from "@opentelemetry/api";
 import type { ChatModelInput, ChatModelParameters } from "../core/input.js";
 import type { ChatModelOutput } from "../core/output.js";
+import { genAIProviderName } from "./gen-ai-provider-name.js";
 
 /**
  * OpenTelemetry GenAI semantic-convention attributes of a call's request. `defaults` are the model's
@@ -14,17 +15,23 @@ export function requestAttributes(
 ): Attributes {
   const attributes: Attributes = {
     "gen_ai.operation.name": "chat",
-    "gen_ai.provider.name": providerId,
+    "gen_ai.provider.name": genAIProviderName(providerId),
     "gen_ai.request.model": modelId,
   };
-  const parameters: ChatModelParameters = { ...defaults, ...input.parameters };
+  // An event carries the caller's input as given: an invalid one (null, no object) still gets its span.
+  const given: Partial<ChatModelInput> = typeof input === "object" && input !== null ? input : {};
+  const parameters: ChatModelParameters = { ...defaults, ...given.parameters };
   if (parameters.temperature !== undefined) attributes["gen_ai.request.temperature"] = parameters.temperature;
   if (parameters.maxTokens !== undefined) attributes["gen_ai.request.max_tokens"] = parameters.maxTokens;
   if (parameters.topP !== undefined) attributes["gen_ai.request.top_p"] = parameters.topP;
   if (parameters.topK !== undefined) attributes["gen_ai.request.top_k"] = parameters.topK;
   if (parameters.seed !== undefined) attributes["gen_ai.request.seed"] = parameters.seed;
   if (parameters.stop !== undefined) attributes["gen_ai.request.stop_sequences"] = parameters.stop;
-  if (input.tools?.length) attributes["keelson.tools"] = input.tools.map((tool) => tool.name);
+  if (parameters.frequencyPenalty !== undefined) attributes["gen_ai.request.frequency_penalty"] = parameters.frequencyPenalty;
+  if (parameters.presencePenalty !== undefined) attributes["gen_ai.request.presence_penalty"] = parameters.presencePenalty;
+  // The output type the client asked for (conditionally required then): every response format is JSON.
+  if (given.responseFormat !== undefined) attributes["gen_ai.output.type"] = "json";
+  if (Array.isArray(given.tools) && given.tools.length > 0) attributes["keelson.tools"] = given.tools.map((tool) => String(tool?.name));
   return attributes;
 }
 

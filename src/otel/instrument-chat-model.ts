@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, trace, type Span, type Tracer } from "@opente
 import type { ChatModel } from "../core/chat-model.js";
 import type { ChatModelEvents } from "../core/events.js";
 import { requestAttributes, responseAttributes } from "./gen-ai-attributes.js";
+import { genAIMessages, genAIOutputMessage } from "./gen-ai-messages.js";
 
 export interface InstrumentOptions {
   /** @default trace.getTracer("keelson") from the global provider */
@@ -28,8 +29,9 @@ export function instrumentChatModel(model: ChatModel, options: InstrumentOptions
         kind: SpanKind.CLIENT,
         attributes: requestAttributes(model.providerId, model.modelId, input, model.parameters),
       });
-      if (options.recordContent) span.setAttribute("gen_ai.input.messages", JSON.stringify(input.messages));
+      // Kept before anything else can throw: the call's finish ends it, whatever its input was.
       spans.set(callId, span);
+      if (options.recordContent) recordJSON(span, "gen_ai.input.messages", () => genAIMessages(input.messages));
     },
     retry: ({ callId, attempt, error, delayMs }) => {
       spans.get(callId)?.addEvent("keelson.retry", { attempt, "error.type": error.name, "keelson.delay_ms": delayMs });
@@ -43,7 +45,7 @@ export function instrumentChatModel(model: ChatModel, options: InstrumentOptions
     success: ({ callId, output }) => {
       const span = spans.get(callId);
       span?.setAttributes(responseAttributes(output));
-      if (options.recordContent) span?.setAttribute("gen_ai.output.messages", JSON.stringify([output.message]));
+      if (options.recordContent && span) recordJSON(span, "gen_ai.output.messages", () => [genAIOutputMessage(output.message, output.finishReason)]);
     },
     error: ({ callId, error }) => {
       const span = spans.get(callId);
@@ -70,4 +72,18 @@ export function instrumentChatModel(model: ChatModel, options: InstrumentOptions
     model.emitter.off("start", listeners.start);
     if (spans.size === 0) detach();
   };
+}
+
+/**
+ * Records what `content` makes as JSON; content that cannot be (an invalid input, a BigInt, a cycle)
+ * is left out rather than losing the span.
+ */
+function recordJSON(span: Span, key: string, content: () => unknown): void {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(content());
+  } catch {
+    return;
+  }
+  if (json !== undefined) span.setAttribute(key, json);
 }

@@ -53,8 +53,10 @@ describe("instrumentChatModel", () => {
     const detach = instrumentChatModel(model, { tracer, recordContent: true });
     await model.create({ messages: [user("Weather?")] });
     const [span] = exporter.getFinishedSpans();
-    expect(JSON.parse(span!.attributes["gen_ai.input.messages"] as string)).toEqual([user("Weather?")]);
-    expect(JSON.parse(span!.attributes["gen_ai.output.messages"] as string)).toEqual([{ role: "assistant", content: "Sunny." }]);
+    expect(JSON.parse(span!.attributes["gen_ai.input.messages"] as string)).toEqual([{ role: "user", parts: [{ type: "text", content: "Weather?" }] }]);
+    expect(JSON.parse(span!.attributes["gen_ai.output.messages"] as string)).toEqual([
+      { role: "assistant", parts: [{ type: "text", content: "Sunny." }], finish_reason: "stop" },
+    ]);
     detach();
     await model.create({ messages: [user("Again?")] });
     expect(exporter.getFinishedSpans()).toHaveLength(1);
