@@ -5,20 +5,29 @@ import type {
 } from "openai/resources/chat/completions";
 import type { AssistantContentPart, FilePart, ImagePart, Message, ToolCall, UserContentPart } from "../../core/messages.js";
 
+/** The assistant-message field an OpenAI-compatible server reads reasoning from. */
+export type OpenAIReasoningField = "reasoning_content" | "reasoning";
+
 export interface ConvertToOpenAIOptions {
   /**
-   * Send an assistant tool-call turn's reasoning back as `reasoning_content`, the field
-   * OpenAI-compatible reasoning servers read it from (DeepSeek's thinking mode and Kimi K2 answer 400
-   * when a tool-call turn comes back without it). OpenAI's own API takes no reasoning back.
+   * Send an assistant tool-call turn's reasoning back, the way OpenAI-compatible reasoning servers
+   * take it (DeepSeek's thinking mode and Kimi K2 answer 400 when a tool-call turn comes back without
+   * it). OpenAI's own API takes no reasoning back.
    * @default false
    */
   reasoningContent?: boolean;
+  /**
+   * The field that carries it: `reasoning_content` (DeepSeek, Kimi) or `reasoning` (Ollama's /v1,
+   * OpenRouter, which read no other).
+   * @default "reasoning_content"
+   */
+  reasoningField?: OpenAIReasoningField;
 }
 
 /**
  * keelson messages as chat.completions messages. An assistant message goes whole: its text and
  * its tool calls (ids kept) in one message; reasoning is dropped (OpenAI's chat.completions takes
- * none back) unless `reasoningContent` asks for it on tool-call turns. Tool results pair with
+ * none back) unless `reasoningContent` asks for it on tool-call turns, in `reasoningField`. Tool results pair with
  * their call by `tool_call_id`.
  */
 export function convertToOpenAIMessages(messages: readonly Message[], options: ConvertToOpenAIOptions = {}): ChatCompletionMessageParam[] {
@@ -32,23 +41,23 @@ export function convertToOpenAIMessages(messages: readonly Message[], options: C
           content: typeof message.content === "string" ? message.content : message.content.map(toContentPart),
         };
       case "assistant":
-        return toAssistantMessage(message.content, options.reasoningContent === true);
+        return toAssistantMessage(message.content, options.reasoningContent === true ? (options.reasoningField ?? "reasoning_content") : undefined);
       case "tool":
         return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
     }
   });
 }
 
-function toAssistantMessage(content: string | AssistantContentPart[], reasoningContent: boolean): ChatCompletionAssistantMessageParam {
+function toAssistantMessage(content: string | AssistantContentPart[], reasoningField: OpenAIReasoningField | undefined): ChatCompletionAssistantMessageParam {
   if (typeof content === "string") return { role: "assistant", content };
   const text = content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
   const toolCalls = content.filter((part): part is ToolCall => part.type === "tool-call");
   if (toolCalls.length === 0) return { role: "assistant", content: text };
-  const reasoning = reasoningContent ? content.flatMap((part) => (part.type === "reasoning" ? [part.text] : [])).join("") : "";
+  const reasoning = reasoningField ? content.flatMap((part) => (part.type === "reasoning" ? [part.text] : [])).join("") : "";
   return {
     role: "assistant",
     content: text === "" ? null : text,
-    ...(reasoning === "" ? {} : { reasoning_content: reasoning }),
+    ...(reasoning === "" || !reasoningField ? {} : { [reasoningField]: reasoning }),
     tool_calls: toolCalls.map((call) => ({
       id: call.id,
       type: "function",

@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import { withEnvelopedErrors } from "./envelope-error-body.js";
 import { loadOpenAISDK } from "./load-openai-sdk.js";
 
 const openAIBaseURL = "https://api.openai.com/v1";
@@ -10,7 +11,10 @@ export interface OpenAIClientSettings {
   headers: Record<string, string> | undefined;
 }
 
-/** The SDK client for the given settings (then the environment), with the SDK's retries off. */
+/**
+ * The SDK client for the given settings (then the environment), with the SDK's retries off, that
+ * reads an error body without OpenAI's `error` envelope too (see `envelopeErrorBody`).
+ */
 export function createOpenAIClient(settings: OpenAIClientSettings): OpenAI {
   const baseURL = settings.baseURL ?? env("OPENAI_BASE_URL") ?? openAIBaseURL;
   let apiKey = settings.apiKey ?? env("OPENAI_API_KEY");
@@ -20,7 +24,7 @@ export function createOpenAIClient(settings: OpenAIClientSettings): OpenAI {
     }
     apiKey = "not-needed"; // a local OpenAI-compatible server usually takes none
   }
-  const { OpenAI: OpenAIClient } = loadOpenAISDK();
+  const OpenAIClient = withEnvelopedErrors(loadOpenAISDK().OpenAI);
   return new OpenAIClient({
     apiKey,
     baseURL,

@@ -130,6 +130,18 @@ export function refusesParallelToolCalls(error: unknown): boolean {
   );
 }
 
+/**
+ * Whether the endpoint refused the field that carried a tool-call turn's reasoning back (a 400 or
+ * 422 naming it as unsupported): Groq and Cerebras refuse `reasoning_content`. DeepSeek's and Kimi's
+ * 400s that ask for it ("must be passed back", "is missing") are not refusals.
+ */
+export function refusesReasoningField(error: unknown, field: string): boolean {
+  if (!isSDKError(error)) return false;
+  const { status, message } = error as APIError;
+  if (status !== 400 && status !== 422) return false;
+  return new RegExp(`\\b${field}\\b`).test(message) && /unsupported|not supported|does not support|unknown|unrecognized|not allowed|not permitted/i.test(message);
+}
+
 function isSDKError(error: unknown): boolean {
   const name = (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? "";
   return name.endsWith("Error") && error !== null && typeof error === "object" && "status" in error && "headers" in error;

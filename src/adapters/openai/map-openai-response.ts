@@ -1,5 +1,6 @@
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { ProviderOutput, ProviderToolCall } from "../../core/output.js";
+import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { mapOpenAIUsage } from "./map-openai-usage.js";
 
@@ -8,6 +9,14 @@ export function reasoningOf(message: object | null | undefined): string | undefi
   const fields = message as { reasoning_content?: unknown; reasoning?: unknown } | null | undefined;
   const value = fields?.reasoning_content ?? fields?.reasoning;
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** Which field carries that reasoning, to send it back where this server reads it. */
+export function reasoningFieldOf(message: object | null | undefined): OpenAIReasoningField | undefined {
+  const fields = message as { reasoning_content?: unknown; reasoning?: unknown } | null | undefined;
+  if (typeof fields?.reasoning_content === "string" && fields.reasoning_content !== "") return "reasoning_content";
+  if (typeof fields?.reasoning === "string" && fields.reasoning !== "") return "reasoning";
+  return undefined;
 }
 
 /**

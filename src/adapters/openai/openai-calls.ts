@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import type { ChatCompletionChunk, ChatCompletionCreateParamsBase } from "openai/resources/chat/completions";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
@@ -7,8 +7,9 @@ import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { abortError, fetchPatienceMs, isAbortable, maxTimerMs, outlastsFetch, settleOnAbort, timeLeft } from "../../internal/abort.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
-import { mapOpenAIError, notACompletion, refusesParallelToolCalls } from "./map-openai-error.js";
-import { mapOpenAIResponse } from "./map-openai-response.js";
+import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
+import { mapOpenAIError, notACompletion, refusesParallelToolCalls, refusesReasoningField } from "./map-openai-error.js";
+import { mapOpenAIResponse, reasoningFieldOf } from "./map-openai-response.js";
 import { OpenAIStreamReader } from "./openai-stream-reader.js";
 import type { MaxTokensField, RefusedFields } from "./to-openai-request.js";
 import { toOpenAIRequest } from "./to-openai-request.js";
@@ -23,18 +24,21 @@ export interface OpenAIConnection {
   readonly errorHints: () => Partial<Record<ProviderErrorReason, string>>;
   /** Fields this model's endpoint refused, left out of its requests from then on. */
   readonly refused: RefusedFields;
-  /** Whether tool-call turns carry their reasoning back as `reasoning_content`. */
+  /** Whether tool-call turns carry their reasoning back. */
   readonly reasoningContent?: boolean;
+  /** The field this endpoint's replies carry reasoning in, learned from them: the one it is sent back in. */
+  readonly replyFields?: { reasoning?: OpenAIReasoningField };
 }
 
 /** The OpenAI adapter's requests and responses, loaded on a model's first call (lazyImport). */
 export async function createOpenAIChat(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false, connection.refused, connection.reasoningContent);
+  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false, connection.refused, reasoningField(connection));
   try {
     // The SDK awaits a token provider (Azure's Entra ID, an `apiKey` function) before it reads the
     // signal: an abort or the call's timeout ends the call at once all the same.
     const completion = await settleOnAbort(connection.client.chat.completions.create(body, requestOptions(connection, context.signal)), context.signal);
     if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, errorContext(connection, input, context.signal));
+    learnReasoningField(connection, completion.choices[0]?.message);
     return mapOpenAIResponse(completion);
   } catch (error) {
     if (learnsRefusal(connection, input, body, error)) return createOpenAIChat(connection, input, context);
@@ -44,13 +48,17 @@ export async function createOpenAIChat(connection: OpenAIConnection, input: Prov
 
 /** A streamed chat completion, opened: its chunks for chunkStream, read by one OpenAIStreamReader. */
 export async function openOpenAIStream(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ChatCompletionChunk>> {
-  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true, connection.refused, connection.reasoningContent);
+  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true, connection.refused, reasoningField(connection));
   try {
     const stream = await settleOnAbort(connection.client.chat.completions.create(body, requestOptions(connection, context.signal)), context.signal);
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId });
     return {
       parts: stream,
-      toChunks: (chunk) => reader.toChunks(chunk),
+      toChunks: (chunk) => {
+        const chunks = reader.toChunks(chunk);
+        if (connection.replyFields?.reasoning === undefined) learnReasoningField(connection, chunk.choices?.find((choice) => choice.index === 0)?.delta);
+        return chunks;
+      },
       end: () => reader.end(),
       mapError: (error) => openAICallError(connection, error, input, context.signal),
     };
@@ -61,15 +69,37 @@ export async function openOpenAIStream(connection: OpenAIConnection, input: Prov
 }
 
 /**
- * Whether the request failed only for the `parallel_tool_calls` keelson adds (OpenAI's o1 and
- * o3-mini refuse it): the model's requests leave it out from now on, and this one goes again at
- * once, spending no retry. One the caller set in `providerOptions` stays theirs, refusal included.
+ * Whether the request failed only for a field keelson adds: the `parallel_tool_calls` OpenAI's o1
+ * and o3-mini refuse, or the reasoning sent back that Groq and Cerebras refuse (`reasoning_content`). The model's requests leave
+ * it out from now on, and this one goes again at once, spending no retry. A `parallel_tool_calls`
+ * the caller set in `providerOptions` stays theirs, refusal included.
  */
-function learnsRefusal(connection: OpenAIConnection, input: ProviderInput, body: object, error: unknown): boolean {
-  const added = "parallel_tool_calls" in body && !(input.providerOptions && "parallel_tool_calls" in input.providerOptions);
-  if (!added || !refusesParallelToolCalls(error)) return false;
-  connection.refused.parallelToolCalls = true;
-  return true;
+function learnsRefusal(connection: OpenAIConnection, input: ProviderInput, body: ChatCompletionCreateParamsBase, error: unknown): boolean {
+  const addedParallelToolCalls = "parallel_tool_calls" in body && !(input.providerOptions && "parallel_tool_calls" in input.providerOptions);
+  if (addedParallelToolCalls && refusesParallelToolCalls(error)) {
+    connection.refused.parallelToolCalls = true;
+    return true;
+  }
+  const field = reasoningField(connection);
+  const sentReasoning = field !== undefined && !connection.refused.reasoning && body.messages.some((message) => field in message);
+  if (sentReasoning && refusesReasoningField(error, field)) {
+    connection.refused.reasoning = true;
+    return true;
+  }
+  return false;
+}
+
+/** The field a tool-call turn's reasoning goes back in, if it goes back: the one the endpoint's replies use. */
+function reasoningField(connection: OpenAIConnection): OpenAIReasoningField | undefined {
+  return connection.reasoningContent ? (connection.replyFields?.reasoning ?? "reasoning_content") : undefined;
+}
+
+/** Notes the field a reply's reasoning came in, for a model that sends reasoning back and has not learned it yet (a stream reads it per chunk). */
+function learnReasoningField(connection: OpenAIConnection, message: object | null | undefined): void {
+  const { replyFields } = connection;
+  if (!connection.reasoningContent || replyFields === undefined || replyFields.reasoning !== undefined) return;
+  const field = reasoningFieldOf(message);
+  if (field) replyFields.reasoning = field;
 }
 
 function openAICallError(connection: OpenAIConnection, error: unknown, input: ProviderInput, signal: AbortSignal): unknown {

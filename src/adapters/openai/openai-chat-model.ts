@@ -44,9 +44,11 @@ export interface OpenAIChatModelOptions extends ChatModelOptions {
    */
   maxTokensField?: MaxTokensField;
   /**
-   * Send the reasoning of an assistant turn that made tool calls back as `reasoning_content`, as
-   * OpenAI-compatible reasoning servers require (DeepSeek's thinking mode and Kimi K2 answer 400
-   * without it). OpenAI's own API takes no reasoning back; turn it off for a server that refuses the field.
+   * Send the reasoning of an assistant turn that made tool calls back, as OpenAI-compatible reasoning
+   * servers require (DeepSeek's thinking mode and Kimi K2 answer 400 without it): as
+   * `reasoning_content`, or as `reasoning` once the server's replies carry it there (Ollama's /v1 and
+   * OpenRouter read no other). OpenAI's own API takes no reasoning back. A server that refuses the
+   * field (Groq, Cerebras) gets it no more after its first refusal, and that request goes again at once without it.
    * @default true on any baseURL but OpenAI's (and Azure's)
    */
   sendReasoningContent?: boolean;
@@ -114,6 +116,7 @@ export class OpenAIChatModel extends ChatModel {
       errorHints: () => this.errorHints(),
       refused: {},
       reasoningContent: this.sendReasoningContent,
+      replyFields: {},
     });
   }
 }

@@ -19,9 +19,12 @@ export class OpenAIStreamReader {
   readonly #received: ChatCompletionChunk[] = [];
   #finishReason: FinishReason | undefined;
   #usage: Partial<Usage> | undefined;
-  // For tool-call deltas without `index` (Gemini's OpenAI endpoint, some proxies): each call's index
-  // by its id (made when a delta first carries an id), the last call's, and the next new call's.
+  // For tool-call deltas without `index` (Gemini's OpenAI endpoint, some proxies) or with one index
+  // for every call (vLLM, SGLang): each call's index by its id (made when a delta first carries an
+  // id), the call each wire `index` last stood for, the last call's index, and the next new call's.
   #indexById: Map<string, number> | undefined;
+  #callAtWireIndex: Map<number, { index: number; id?: string }> | undefined;
+  readonly #usedIndexes = new Set<number>();
   #lastIndex = -1;
   #nextIndex = 0;
 
@@ -66,16 +69,31 @@ export class OpenAIStreamReader {
   }
 
   /**
-   * A tool-call delta's index: its `index` when it has one (most servers); else a new id is a new
-   * call, a known id its own call, and a delta with no id continues the last call.
+   * A tool-call delta's index. A known id is its own call's. Else, with an `index`: the call that
+   * index stands for, unless the delta brings a new id where that call had another (vLLM and SGLang
+   * number every call of a parallel reply 0): a new call. Without one, or with an index another call
+   * took: a new id is a new call, and a delta with no id continues the last call.
    */
   #indexOf(call: { index?: number | undefined; id?: string | undefined }): number {
-    let index = call.index;
-    if (typeof index !== "number") {
-      const known = call.id ? this.#indexById?.get(call.id) : undefined;
-      index = known ?? (call.id || this.#lastIndex === -1 ? this.#nextIndex : this.#lastIndex);
+    const known = call.id ? this.#indexById?.get(call.id) : undefined;
+    let index: number;
+    if (known !== undefined) {
+      index = known;
+    } else if (typeof call.index === "number") {
+      const current = this.#callAtWireIndex?.get(call.index);
+      const anotherCall = current !== undefined && call.id && current.id !== undefined && current.id !== call.id;
+      if (current && !anotherCall) index = current.index;
+      else if (!current && !this.#usedIndexes.has(call.index)) index = call.index;
+      else index = call.id || this.#lastIndex === -1 ? this.#nextIndex : this.#lastIndex;
+    } else {
+      index = call.id || this.#lastIndex === -1 ? this.#nextIndex : this.#lastIndex;
+    }
+    if (typeof call.index === "number") {
+      const id = call.id || this.#callAtWireIndex?.get(call.index)?.id;
+      (this.#callAtWireIndex ??= new Map()).set(call.index, id === undefined ? { index } : { index, id });
     }
     if (call.id) (this.#indexById ??= new Map()).set(call.id, index);
+    this.#usedIndexes.add(index);
     this.#lastIndex = index;
     if (index >= this.#nextIndex) this.#nextIndex = index + 1;
     return index;

@@ -6,6 +6,7 @@ import type {
 import type { ResponseFormatJSONObject, ResponseFormatJSONSchema } from "openai/resources/shared";
 import type { ProviderInput, ProviderResponseFormat, ProviderTool, ProviderToolChoice } from "../../core/input.js";
 import { mapOncePerArray } from "../../internal/map-once-per-array.js";
+import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
 import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
 
 /** Which body field carries `parameters.maxTokens`. */
@@ -14,6 +15,8 @@ export type MaxTokensField = "max_completion_tokens" | "max_tokens";
 /** Fields a model's endpoint refused: learned from its first refusal, then never sent again. */
 export interface RefusedFields {
   parallelToolCalls?: boolean;
+  /** The reasoning of tool-call turns sent back (Groq and Cerebras refuse `reasoning_content`). */
+  reasoning?: boolean;
 }
 
 /**
@@ -28,9 +31,11 @@ export function toOpenAIRequest<S extends boolean>(
   maxTokensField: MaxTokensField,
   stream: S,
   refused: RefusedFields = {},
-  reasoningContent = false,
+  reasoningField?: OpenAIReasoningField,
 ): ChatCompletionCreateParamsBase & { stream: S } {
-  const body: ChatCompletionCreateParamsBase = { model, messages: convertToOpenAIMessages(input.messages, { reasoningContent }) };
+  const reasoningContent = reasoningField !== undefined && !refused.reasoning;
+  const messages = convertToOpenAIMessages(input.messages, { reasoningContent, ...(reasoningField ? { reasoningField } : {}) });
+  const body: ChatCompletionCreateParamsBase = { model, messages };
   if (input.tools && input.tools.length > 0) {
     body.tools = toOpenAITools(input.tools);
     if (input.toolChoice !== undefined) body.tool_choice = toOpenAIToolChoice(input.toolChoice);

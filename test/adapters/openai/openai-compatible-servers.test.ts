@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AzureOpenAIChatModel } from "../../../src/adapters/azure-openai/index.js";
 import { OpenAIChatModel } from "../../../src/adapters/openai/index.js";
+import { ProviderError } from "../../../src/index.js";
 import type { LoopbackServer } from "../../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../../support/loopback-server.js";
 import { openAITextReply, ssePayloads } from "../../support/openai-wire.js";
@@ -76,6 +77,50 @@ describe("OpenAIChatModel", () => {
     });
   });
 
+  // vLLM and SGLang stream every call of a parallel reply under `index: 0`, each with its own id;
+  // vLLM's later fragments carry `id: ''`, SGLang's repeat the call's id (the ChoiceDeltaToolCall
+  // traces quoted in InternLM/lmdeploy#3412; also sgl-project/sglang#6310, agno-agi/agno#8880).
+  describe("streamed tool calls that all carry index 0", () => {
+    const chunk = (delta: object, finish: string | null = null) =>
+      JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 1, model: "Qwen3-8B", choices: [{ index: 0, delta, finish_reason: finish }] });
+    const call = (id: string, fields: { name?: string; arguments: string }) => ({ tool_calls: [{ index: 0, id, type: "function", function: fields }] });
+    const answer = (payloads: string[]) =>
+      server.handle((_request, response) => {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.end(ssePayloads(payloads));
+      });
+    const model = () =>
+      new OpenAIChatModel("Qwen3-8B", { baseURL: `${server.url}/v1`, apiKey, allowParallelToolCalls: true, retry: { maxRetries: 0 }, maxRepairAttempts: 0 });
+    const expected = [
+      { type: "tool-call", id: "call-a", name: "weather", args: { city: "Paris" } },
+      { type: "tool-call", id: "call-b", name: "time", args: { city: "Rome" } },
+    ];
+
+    it("should keep two calls apart when each starts with a new id and goes on with an empty one (vLLM)", async () => {
+      answer([
+        chunk({ role: "assistant", ...call("call-a", { name: "weather", arguments: "" }) }),
+        chunk(call("", { arguments: '{"city":"Paris"}' })),
+        chunk(call("call-b", { name: "time", arguments: "" })),
+        chunk(call("", { arguments: '{"city":"Rome"}' })),
+        chunk({}, "tool_calls"),
+      ]);
+      const output = await model().createStream({ messages: user, tools: [cityTool("weather"), cityTool("time")] }).final();
+      expect(output.toolCalls).toEqual(expected);
+    });
+
+    it("should keep two calls apart when every fragment repeats its call's id (SGLang)", async () => {
+      answer([
+        chunk({ role: "assistant", ...call("call-a", { name: "weather", arguments: "" }) }),
+        chunk(call("call-a", { arguments: '{"city":"Paris"}' })),
+        chunk(call("call-b", { name: "time", arguments: "" })),
+        chunk(call("call-b", { arguments: '{"city":"Rome"}' })),
+        chunk({}, "tool_calls"),
+      ]);
+      const output = await model().createStream({ messages: user, tools: [cityTool("weather"), cityTool("time")] }).final();
+      expect(output.toolCalls).toEqual(expected);
+    });
+  });
+
   // o1, o3, o3-mini and o4-mini answer any `parallel_tool_calls` with this 400 (body as quoted in
   // evalstate/fast-agent#279, browser-use/web-ui#648, bosun-ai/kwaak#392).
   describe("a model that refuses parallel_tool_calls", () => {
@@ -125,6 +170,73 @@ describe("OpenAIChatModel", () => {
         const model = new AzureOpenAIChatModel("reasoning-prod", { endpoint: server.url, apiKey, apiVersion: "2024-12-01-preview", retry: { maxRetries: 0 } });
         const output = await call(model, { messages: user, tools: [cityTool("weather")] }, mode);
         expect(output.text).toBe("It is sunny.");
+      });
+    });
+  });
+
+  // Groq and Cerebras answer 400 to an assistant message that carries `reasoning_content`. Groq's
+  // message as quoted in janhq/jan#8136 (gpt-oss-120b), in Groq's error envelope as quoted in
+  // musistudio/claude-code-router#1204; Cerebras's body as recorded in Kilo-Org/kilocode#10375 (no
+  // `error` envelope: its message is at the top level).
+  const refusals = {
+    Groq: {
+      error: {
+        message: "'messages.1' : for 'role:assistant' the following must be satisfied[('messages.1' : property 'reasoning_content' is unsupported)]",
+        type: "invalid_request_error",
+      },
+    },
+    Cerebras: {
+      message: "messages.2.assistant.reasoning_content: property 'messages.2.assistant.reasoning_content' is unsupported",
+      type: "invalid_request_error",
+      param: "validation_error",
+      code: "wrong_api_format",
+    },
+  };
+
+  describe("an error body without the error envelope (Cerebras)", () => {
+    it("should report the server's own message, not '400 status code (no body)'", async () => {
+      server.handle((_request, response) => sendJSON(response, 400, refusals.Cerebras));
+      const model = new OpenAIChatModel("gpt-oss-120b", { baseURL: `${server.url}/v1`, apiKey, retry: { maxRetries: 0 } });
+      const error = (await model.create({ messages: user }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      )) as ProviderError;
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error.message).toContain("property 'messages.2.assistant.reasoning_content' is unsupported");
+      expect(error.code).toBe("wrong_api_format");
+      expect(error.reason).toBe("invalid-request");
+    });
+  });
+
+  describe.each(Object.entries(refusals))("a server that refuses reasoning_content (%s)", (_server, refusal) => {
+    const history = [
+      ...user,
+      {
+        role: "assistant" as const,
+        content: [
+          { type: "reasoning" as const, text: "I should look the weather up." },
+          { type: "tool-call" as const, id: "call_1", name: "weather", args: { city: "Paris" } },
+        ],
+      },
+      { role: "tool" as const, toolCallId: "call_1", toolName: "weather", content: "Sunny." },
+    ];
+    const carriesReasoning = (json: { messages: object[] }) => json.messages.some((message) => "reasoning_content" in message);
+    const reply = openAITextReply("It is sunny.");
+
+    describe.each(callModes)("%s", (mode) => {
+      it("should answer after a reasoning model's tool call instead of failing every later turn with a 400", async () => {
+        server.handle((request, response) => {
+          if (carriesReasoning(request.json)) return sendJSON(response, 400, refusal);
+          const step = (request.json as { stream?: boolean }).stream ? reply.stream! : reply.create!;
+          response.writeHead(200, step.headers);
+          response.end(step.body as string);
+        });
+        const model = new OpenAIChatModel("openai/gpt-oss-120b", { baseURL: `${server.url}/openai/v1`, apiKey, retry: { maxRetries: 0 } });
+        const output = await call(model, { messages: history, tools: [cityTool("weather")] }, mode);
+        expect(output.text).toBe("It is sunny.");
+        expect(server.requests.map((request) => carriesReasoning(request.json))).toEqual([true, false]);
+        await call(model, { messages: history, tools: [cityTool("weather")] }, mode);
+        expect(server.requests.map((request) => carriesReasoning(request.json))).toEqual([true, false, false]);
       });
     });
   });
