@@ -1,9 +1,8 @@
 import type { Http2ServerResponse } from "node:http2";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/index.js";
 import type { ChatModelInput } from "../../src/index.js";
-import type { BedrockLoopback } from "../support/bedrock-loopback.js";
-import { replyFor, replyOf, startBedrockLoopback } from "../support/bedrock-loopback.js";
+import { replyFor, replyOf, useBedrockLoopback } from "../support/bedrock-loopback.js";
 import { encodeEvents } from "../support/aws-event-stream.js";
 import type { Http2Handler } from "../support/loopback-http2-server.js";
 import { callModes, settleCall } from "../support/run-modes.js";
@@ -21,13 +20,7 @@ const resetStream: Http2Handler = (_request, response) => {
   response.stream.close(2); // NGHTTP2_INTERNAL_ERROR, before any byte of the response
 };
 
-let bedrock: BedrockLoopback;
-beforeEach(async () => {
-  bedrock = await startBedrockLoopback();
-});
-afterEach(async () => {
-  await bedrock.close();
-});
+const bedrock = useBedrockLoopback();
 
 const model = () => bedrock.model(undefined, { retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 5 } });
 const input: ChatModelInput = { messages: [{ role: "user", content: "hi" }] };

@@ -6,8 +6,7 @@ import { OllamaChatModel } from "../../src/adapters/ollama/index.js";
 import { OpenAIChatModel } from "../../src/adapters/openai/index.js";
 import { MemoryCache } from "../../src/index.js";
 import type { ChatModel, ChatModelEvents } from "../../src/index.js";
-import type { BedrockLoopback } from "../support/bedrock-loopback.js";
-import { replyOf, startBedrockLoopback } from "../support/bedrock-loopback.js";
+import { replyOf, useBedrockLoopback } from "../support/bedrock-loopback.js";
 import { encodeEvents } from "../support/aws-event-stream.js";
 import type { Handler, LoopbackServer } from "../support/loopback-server.js";
 import { startLoopbackServer } from "../support/loopback-server.js";
@@ -187,13 +186,7 @@ describe.each(callModes)("secrets through %s", (mode) => {
   });
 
   describe("BedrockChatModel", () => {
-    let bedrock: BedrockLoopback;
-    beforeEach(async () => {
-      bedrock = await startBedrockLoopback();
-    });
-    afterEach(async () => {
-      await bedrock.close();
-    });
+    const bedrock = useBedrockLoopback();
     const credentials = { accessKeyId: "AKIDFAULTS", secretAccessKey: awsSecret, sessionToken: awsSessionToken };
 
     it.each([

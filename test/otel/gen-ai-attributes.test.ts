@@ -1,5 +1,4 @@
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AzureOpenAIChatModel } from "../../src/adapters/azure-openai/index.js";
 import { BedrockChatModel } from "../../src/adapters/bedrock/index.js";
@@ -9,10 +8,9 @@ import type { ChatModel } from "../../src/index.js";
 import { instrumentChatModel } from "../../src/otel/index.js";
 import { ScriptedChatModel, textStep } from "../../src/testing/index.js";
 import { callModes, runCall, settleCall, user } from "../support/run-modes.js";
+import { useSpanExporter } from "../support/span-exporter.js";
 
-const exporter = new InMemorySpanExporter();
-const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("test");
-beforeEach(() => exporter.reset());
+const { exporter, tracer } = useSpanExporter();
 
 /** Never reached: every call below is aborted before its request. */
 const nowhere = "http://127.0.0.1:9";

@@ -1,14 +1,12 @@
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, type Message } from "../../src/index.js";
 import { instrumentChatModel } from "../../src/otel/index.js";
 import { ScriptedChatModel, toolCallStep } from "../../src/testing/index.js";
 import { callModes, runCall } from "../support/run-modes.js";
+import { useSpanExporter } from "../support/span-exporter.js";
 
-const exporter = new InMemorySpanExporter();
-const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("test");
-beforeEach(() => exporter.reset());
+const { exporter, tracer } = useSpanExporter();
 const weather = defineTool({ name: "weather", inputSchema: z.object({ city: z.string() }) });
 
 describe("instrumentChatModel", () => {

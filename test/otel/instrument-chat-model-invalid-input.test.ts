@@ -1,14 +1,12 @@
 import { SpanStatusCode } from "@opentelemetry/api";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChatModelInput } from "../../src/index.js";
 import { instrumentChatModel } from "../../src/otel/index.js";
 import { ScriptedChatModel } from "../../src/testing/index.js";
 import { callModes, settleCall, user } from "../support/run-modes.js";
+import { useSpanExporter } from "../support/span-exporter.js";
 
-const exporter = new InMemorySpanExporter();
-const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("test");
-beforeEach(() => exporter.reset());
+const { exporter, tracer } = useSpanExporter();
 afterEach(() => vi.restoreAllMocks());
 
 describe("instrumentChatModel", () => {

@@ -1,12 +1,10 @@
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { instrumentChatModel } from "../../src/otel/index.js";
 import { ScriptedChatModel, textStep } from "../../src/testing/index.js";
 import { callModes, runCall, user } from "../support/run-modes.js";
+import { useSpanExporter } from "../support/span-exporter.js";
 
-const exporter = new InMemorySpanExporter();
-const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("test");
-beforeEach(() => exporter.reset());
+const { exporter, tracer } = useSpanExporter();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const answerAfter = (text: string, ms: number, inputTokens: number) => async () => {
   await sleep(ms);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Http2ServerResponse } from "node:http2";
+import { afterEach, beforeEach } from "vitest";
 import { BedrockChatModel } from "../../src/adapters/bedrock/index.js";
 import type { BedrockChatModelOptions } from "../../src/adapters/bedrock/index.js";
 import { encodeEvents } from "./aws-event-stream.js";
@@ -25,6 +26,26 @@ export async function startBedrockLoopback(): Promise<BedrockLoopback> {
     model: (modelId = "us.amazon.nova-micro-v1:0", options = {}) =>
       new BedrockChatModel(modelId, { region: "us-east-1", endpoint: server.url, credentials: fakeCredentials, ...options }),
     close: () => server.close(),
+  };
+}
+
+/** A fresh Bedrock loopback for each test of the describe block (or file) that calls it; the handle reaches the current one. */
+export function useBedrockLoopback(): BedrockLoopback {
+  let current: BedrockLoopback | undefined;
+  const running = (): BedrockLoopback => {
+    if (!current) throw new Error("The Bedrock loopback starts in beforeEach: use it inside a test.");
+    return current;
+  };
+  beforeEach(async () => {
+    current = await startBedrockLoopback();
+  });
+  afterEach(() => current?.close());
+  return {
+    get server() {
+      return running().server;
+    },
+    model: (modelId, options) => running().model(modelId, options),
+    close: () => running().close(),
   };
 }
 

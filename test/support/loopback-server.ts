@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Readable } from "node:stream";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 export interface RecordedRequest {
   method: string;
@@ -53,6 +54,36 @@ export async function startLoopbackServer(handler: Handler = notFound): Promise<
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * A loopback server for the describe block (or file) that calls it: started before its first test,
+ * its recorded requests cleared before each test, closed after the last. The handle reaches the
+ * running server.
+ */
+export function useLoopbackServer(handler?: Handler): LoopbackServer {
+  let server: LoopbackServer | undefined;
+  const running = (): LoopbackServer => {
+    if (!server) throw new Error("The loopback server starts in beforeAll: use it inside a test.");
+    return server;
+  };
+  beforeAll(async () => {
+    server = await startLoopbackServer(handler);
+  });
+  afterAll(() => server?.close());
+  beforeEach(() => {
+    if (server) server.requests.length = 0;
+  });
+  return {
+    get url() {
+      return running().url;
+    },
+    get requests() {
+      return running().requests;
+    },
+    handle: (next) => running().handle(next),
+    close: () => running().close(),
   };
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ConformanceReply, ReplayedRequest, ReplayResponse, WireSummary } from "../../src/testing/index.js";
+import type { LoopbackServer } from "./loopback-server.js";
 
 const ownFixturesDir = join(dirname(fileURLToPath(import.meta.url)), "../adapters/openai/__fixtures__");
 
@@ -61,4 +62,14 @@ export function readOpenAIRequest(request: ReplayedRequest): WireSummary {
           ? { type: "json" }
           : undefined,
   };
+}
+
+/** The server answers every request with `text`: a chat completion, or its stream when the request streams. */
+export function answerWithText(server: LoopbackServer, text: string): void {
+  const reply = openAITextReply(text);
+  server.handle((request, response) => {
+    const step = (request.json as { stream?: boolean }).stream ? reply.stream! : reply.create!;
+    response.writeHead(200, step.headers);
+    response.end(step.body as string);
+  });
 }

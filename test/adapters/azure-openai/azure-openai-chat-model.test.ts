@@ -5,13 +5,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AzureOpenAIChatModel, defaultAzureAPIVersion } from "../../../src/adapters/azure-openai/index.js";
 import type { AzureOpenAIChatModelOptions } from "../../../src/adapters/azure-openai/index.js";
 import { ProviderError } from "../../../src/index.js";
-import type { ChatModelInput, ChatModelOutput } from "../../../src/index.js";
 import type { AdapterConformanceOptions } from "../../../src/testing/index.js";
 import { runAdapterConformance } from "../../../src/testing/index.js";
 import type { LoopbackServer } from "../../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../../support/loopback-server.js";
-import { jsonResponse, openAITextReply, readOpenAIRequest, readOwnOpenAIFixture, ssePayloads, sseResponse } from "../../support/openai-wire.js";
+import { answerWithText, jsonResponse, openAITextReply, readOpenAIRequest, readOwnOpenAIFixture, ssePayloads, sseResponse } from "../../support/openai-wire.js";
 import { hasSharedFixtures, missingFixturesMessage, readFixture } from "../../support/shared-fixtures.js";
+import { azureModes } from "./azure-harness.js";
 
 const apiKey = "sk-test-SENTINEL-123";
 const apiVersion = "2024-12-01-preview";
@@ -97,18 +97,10 @@ function model(options: AzureOpenAIChatModelOptions = {}): AzureOpenAIChatModel 
 }
 
 function answerText(text: string): void {
-  const reply = openAITextReply(text);
-  server.handle((request, response) => {
-    const step = (request.json as { stream?: boolean }).stream ? reply.stream! : reply.create!;
-    response.writeHead(200, step.headers);
-    response.end(step.body as string);
-  });
+  answerWithText(server, text);
 }
 
-const modes = [
-  { mode: "create", run: (subject: AzureOpenAIChatModel, input: ChatModelInput) => subject.create(input) },
-  { mode: "createStream", run: (subject: AzureOpenAIChatModel, input: ChatModelInput) => subject.createStream(input).final() },
-] as const satisfies readonly { mode: string; run: (subject: AzureOpenAIChatModel, input: ChatModelInput) => Promise<ChatModelOutput> }[];
+const modes = azureModes;
 
 describe("AzureOpenAIChatModel", () => {
   describe.each(modes)("$mode", ({ run }) => {

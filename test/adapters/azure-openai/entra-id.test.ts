@@ -1,10 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AzureOpenAIChatModel } from "../../../src/adapters/azure-openai/index.js";
 import { ProviderError } from "../../../src/index.js";
-import type { ChatModelInput, ChatModelOutput } from "../../../src/index.js";
-import type { LoopbackServer } from "../../support/loopback-server.js";
-import { startLoopbackServer } from "../../support/loopback-server.js";
-import { openAITextReply } from "../../support/openai-wire.js";
+import { answerWithText } from "../../support/openai-wire.js";
+import { azureModes, useAzureServer } from "./azure-harness.js";
 
 const apiVersion = "2024-12-01-preview";
 const user = [{ role: "user" as const, content: "What is the capital of France?" }];
@@ -16,23 +14,9 @@ function hangingProvider(): { provider: () => Promise<string>; called: Promise<v
   return { provider: () => (markCalled(), new Promise<string>(() => undefined)), called };
 }
 
-let server: LoopbackServer;
-beforeEach(async () => {
-  server = await startLoopbackServer();
-  const reply = openAITextReply("Paris");
-  server.handle((request, response) => {
-    const step = (request.json as { stream?: boolean }).stream ? reply.stream! : reply.create!;
-    response.writeHead(200, step.headers);
-    response.end(step.body as string);
-  });
-});
-afterEach(async () => {
-  await server.close();
-  vi.unstubAllEnvs();
-});
 
 function model(azureADTokenProvider: () => Promise<string>): AzureOpenAIChatModel {
-  return new AzureOpenAIChatModel("my-gpt4o", { endpoint: server.url, apiVersion, azureADTokenProvider, retry: { maxRetries: 2, initialDelayMs: 1 } });
+  return new AzureOpenAIChatModel("my-gpt4o", { endpoint: azure.server.url, apiVersion, azureADTokenProvider, retry: { maxRetries: 2, initialDelayMs: 1 } });
 }
 
 /** Settles with what the call ended with, or "still pending" after `ms`. */
@@ -40,18 +24,16 @@ function within(ms: number, call: Promise<unknown>): Promise<unknown> {
   return Promise.race([call.catch((caught: unknown) => caught), new Promise((resolve) => setTimeout(() => resolve("still pending"), ms))]);
 }
 
-const modes = [
-  { mode: "create", run: (subject: AzureOpenAIChatModel, input: ChatModelInput) => subject.create(input) },
-  { mode: "createStream", run: (subject: AzureOpenAIChatModel, input: ChatModelInput) => subject.createStream(input).final() },
-] as const satisfies readonly { mode: string; run: (subject: AzureOpenAIChatModel, input: ChatModelInput) => Promise<ChatModelOutput> }[];
+const azure = useAzureServer((server) => answerWithText(server, "Paris"));
+const modes = azureModes;
 
 describe("AzureOpenAIChatModel", () => {
   it("should use the Entra ID token provider when AZURE_OPENAI_API_KEY is also set", async () => {
     vi.stubEnv("AZURE_OPENAI_API_KEY", "azure-env-key-1");
     const subject = model(async () => "entra-token-1");
     await subject.create({ messages: user });
-    expect(server.requests[0]!.headers.authorization).toBe("Bearer entra-token-1");
-    expect(server.requests[0]!.headers["api-key"]).toBeUndefined();
+    expect(azure.server.requests[0]!.headers.authorization).toBe("Bearer entra-token-1");
+    expect(azure.server.requests[0]!.headers["api-key"]).toBeUndefined();
   });
 
   describe.each(modes)("$mode", ({ run }) => {
@@ -63,7 +45,7 @@ describe("AzureOpenAIChatModel", () => {
       controller.abort();
       const error = await call;
       expect(error).toMatchObject({ name: "AbortError" });
-      expect(server.requests).toHaveLength(0);
+      expect(azure.server.requests).toHaveLength(0);
     });
 
     it("should end with a TimeoutError when the call's timeout passes while the token provider is pending", async () => {
@@ -72,7 +54,7 @@ describe("AzureOpenAIChatModel", () => {
       await called;
       const error = await call;
       expect(error).toMatchObject({ name: "TimeoutError" });
-      expect(server.requests).toHaveLength(0);
+      expect(azure.server.requests).toHaveLength(0);
     });
 
     it("should raise a ProviderError for authentication, not retried, when the token provider fails", async () => {
@@ -85,14 +67,14 @@ describe("AzureOpenAIChatModel", () => {
       expect((error as Error).message).not.toContain("'apiKey' function");
       expect((error as Error).cause).toBe(failure);
       expect(provider).toHaveBeenCalledTimes(1);
-      expect(server.requests).toHaveLength(0);
+      expect(azure.server.requests).toHaveLength(0);
     });
 
     it("should raise a ProviderError for authentication when the token provider returns no token", async () => {
       const error = await run(model(async () => ""), { messages: user }).catch((caught: unknown) => caught);
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ providerId: "azure-openai", reason: "authentication", isRetryable: false });
-      expect(server.requests).toHaveLength(0);
+      expect(azure.server.requests).toHaveLength(0);
     });
   });
 });

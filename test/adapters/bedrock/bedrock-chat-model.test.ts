@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message, ToolDefinition } from "../../../src/index.js";
 import { MemoryCache } from "../../../src/index.js";
-import type { BedrockLoopback, Reply } from "../../support/bedrock-loopback.js";
-import { fakeCredentials, readLocalFixture, replyFor, replyOf, startBedrockLoopback } from "../../support/bedrock-loopback.js";
+import { fakeCredentials, readLocalFixture, replyFor, replyOf, useBedrockLoopback } from "../../support/bedrock-loopback.js";
+import type { Reply } from "../../support/bedrock-loopback.js";
 import { callModes, runCall } from "../../support/run-modes.js";
 
 const lookupIncident: ToolDefinition = {
@@ -39,13 +39,7 @@ const toolUseReplyOf = (name: string, input: Record<string, unknown>): Reply =>
 const ask: Message[] = [{ role: "user", content: "What is INC-001?" }];
 
 describe("BedrockChatModel", () => {
-  let bedrock: BedrockLoopback;
-  beforeEach(async () => {
-    bedrock = await startBedrockLoopback();
-  });
-  afterEach(async () => {
-    await bedrock.close();
-  });
+  const bedrock = useBedrockLoopback();
   const body = (index = 0) => bedrock.server.requests[index]!.json;
 
   describe.each(callModes)("through %s", (mode) => {

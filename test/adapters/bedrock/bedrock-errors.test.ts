@@ -1,10 +1,10 @@
 import { inspect } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../../src/index.js";
 import type { ProviderErrorReason } from "../../../src/index.js";
 import { encodeEvents, encodeException } from "../../support/aws-event-stream.js";
-import type { AWSErrorFixture, BedrockLoopback } from "../../support/bedrock-loopback.js";
-import { fakeCredentials, readLocalFixture, replyError, replyFor, replyOf, startBedrockLoopback } from "../../support/bedrock-loopback.js";
+import { fakeCredentials, readLocalFixture, replyError, replyFor, replyOf, useBedrockLoopback } from "../../support/bedrock-loopback.js";
+import type { AWSErrorFixture } from "../../support/bedrock-loopback.js";
 import { sendEventStream } from "../../support/loopback-http2-server.js";
 import { callModes, runCall } from "../../support/run-modes.js";
 
@@ -19,13 +19,7 @@ function expectNoSecret(error: unknown): void {
 }
 
 describe("BedrockChatModel", () => {
-  let bedrock: BedrockLoopback;
-  beforeEach(async () => {
-    bedrock = await startBedrockLoopback();
-  });
-  afterEach(async () => {
-    await bedrock.close();
-  });
+  const bedrock = useBedrockLoopback();
 
   describe.each(callModes)("errors through %s", (mode) => {
     it.each([

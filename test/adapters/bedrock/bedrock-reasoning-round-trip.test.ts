@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message, ToolDefinition } from "../../../src/index.js";
-import type { BedrockLoopback } from "../../support/bedrock-loopback.js";
-import { readLocalFixture, replyFor, replyOf, startBedrockLoopback } from "../../support/bedrock-loopback.js";
+import { readLocalFixture, replyFor, replyOf, useBedrockLoopback } from "../../support/bedrock-loopback.js";
 import { hasSharedFixtures, missingFixturesMessage, readJSONFixture } from "../../support/shared-fixtures.js";
 import { callModes, runCall } from "../../support/run-modes.js";
 
@@ -13,13 +12,7 @@ const redacted = { reasoningContent: { redactedContent: Buffer.from("encrypted-t
 
 describe("BedrockChatModel", () => {
   describe.skipIf(!hasSharedFixtures)(`Claude's reasoning across a tool loop${hasSharedFixtures ? "" : ` (${missingFixturesMessage})`}`, () => {
-    let bedrock: BedrockLoopback;
-    beforeEach(async () => {
-      bedrock = await startBedrockLoopback();
-    });
-    afterEach(async () => {
-      await bedrock.close();
-    });
+    const bedrock = useBedrockLoopback();
 
     // Claude with thinking wants the last assistant turn back unmodified: every reasoning block, the
     // redacted ones too, each with its own signature, in the order it came.

@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChatModelChunk, ToolDefinition } from "../../../src/index.js";
 import { ProviderError } from "../../../src/index.js";
-import type { BedrockLoopback } from "../../support/bedrock-loopback.js";
-import { parseNDJSON, recordedRequestBody, replayInteraction, startBedrockLoopback } from "../../support/bedrock-loopback.js";
+import { parseNDJSON, recordedRequestBody, replayInteraction, useBedrockLoopback } from "../../support/bedrock-loopback.js";
 import type { CassetteInteraction } from "../../support/shared-fixtures.js";
 import { hasSharedFixtures, missingFixturesMessage, readCassette, readFixture, readJSONFixture } from "../../support/shared-fixtures.js";
 import { runCall } from "../../support/run-modes.js";
@@ -21,13 +20,7 @@ const textOfEvents = (events: Record<string, any>[]) =>
 
 describe("BedrockChatModel", () => {
   describe.skipIf(!hasSharedFixtures)(`replaying ../shared/fixtures/bedrock${hasSharedFixtures ? "" : ` (${missingFixturesMessage})`}`, () => {
-    let bedrock: BedrockLoopback;
-    beforeEach(async () => {
-      bedrock = await startBedrockLoopback();
-    });
-    afterEach(async () => {
-      await bedrock.close();
-    });
+    const bedrock = useBedrockLoopback();
     const request = (index = 0) => bedrock.server.requests[index]!;
 
     it("should read a recorded Converse text reply at the recorded path", async () => {

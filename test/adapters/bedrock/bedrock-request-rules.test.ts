@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message, ToolDefinition } from "../../../src/index.js";
-import type { BedrockLoopback } from "../../support/bedrock-loopback.js";
-import { readLocalFixture, replyFor, replyOf, startBedrockLoopback } from "../../support/bedrock-loopback.js";
+import { readLocalFixture, replyFor, replyOf, useBedrockLoopback } from "../../support/bedrock-loopback.js";
 import { callModes, runCall } from "../../support/run-modes.js";
 
 // Rules the Converse service enforces on a request (ValidationException otherwise), which the
@@ -14,13 +13,7 @@ const lookupIncident: ToolDefinition = {
 const textReply = () => replyOf(readLocalFixture("converse-text.json"));
 
 describe("BedrockChatModel", () => {
-  let bedrock: BedrockLoopback;
-  beforeEach(async () => {
-    bedrock = await startBedrockLoopback();
-  });
-  afterEach(async () => {
-    await bedrock.close();
-  });
+  const bedrock = useBedrockLoopback();
   const sentMessages = () => bedrock.server.requests[0]!.json.messages as { role: string; content: Record<string, any>[] }[];
 
   describe.each(callModes)("request rules through %s", (mode) => {

@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { BedrockLoopback } from "../../support/bedrock-loopback.js";
-import { replyFor, replyOf, startBedrockLoopback } from "../../support/bedrock-loopback.js";
+import { describe, expect, it } from "vitest";
+import { replyFor, replyOf, useBedrockLoopback } from "../../support/bedrock-loopback.js";
 import { callModes, runCall } from "../../support/run-modes.js";
 
 /**
@@ -14,13 +13,7 @@ const cachedReply = (usage: Record<string, number>) =>
   replyOf({ output: { message: { role: "assistant", content: [{ text: "INC-001 is an outage of auth-api." }] } }, stopReason: "end_turn", usage });
 
 describe("BedrockChatModel usage with prompt caching", () => {
-  let bedrock: BedrockLoopback;
-  beforeEach(async () => {
-    bedrock = await startBedrockLoopback();
-  });
-  afterEach(async () => {
-    await bedrock.close();
-  });
+  const bedrock = useBedrockLoopback();
 
   describe.each(callModes)("through %s", (mode) => {
     it("should count tokens read from the cache in inputTokens, with cachedInputTokens a part of them", async () => {

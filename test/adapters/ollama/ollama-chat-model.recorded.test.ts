@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { defineTool, toolUnionSchema } from "../../../src/index.js";
 import type { Message } from "../../../src/index.js";
-import { startLoopbackServer } from "../../support/loopback-server.js";
-import type { LoopbackServer } from "../../support/loopback-server.js";
+import { useLoopbackServer } from "../../support/loopback-server.js";
 import { callModes, runCall } from "../../support/run-modes.js";
 import { hasSharedFixtures, missingFixturesMessage, readFixture, readJSONFixture } from "../../support/shared-fixtures.js";
 import { createOllamaModel, replyError, replyNDJSON, replyWith } from "./ollama-harness.js";
@@ -48,14 +47,7 @@ const callId = /^call_[a-z0-9]{8}$/;
 describe.skipIf(!hasSharedFixtures)(
   hasSharedFixtures ? "OllamaChatModel (recorded traffic)" : `OllamaChatModel (recorded traffic): ${missingFixturesMessage}`,
   () => {
-    let server: LoopbackServer;
-    beforeAll(async () => {
-      server = await startLoopbackServer();
-    });
-    afterAll(() => server.close());
-    beforeEach(() => {
-      server.requests.length = 0;
-    });
+    const server = useLoopbackServer();
 
     describe.each(callModes)("through %s", (mode) => {
       it("should send the tools on auto and return the call with an object's arguments and a call_ id", async () => {

@@ -1,12 +1,11 @@
 import type { ServerResponse } from "node:http";
 import { Ollama } from "ollama";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { OllamaChatModel } from "../../../src/adapters/ollama/index.js";
 import { defineTool, ProviderError, UnsupportedFeatureError } from "../../../src/index.js";
 import type { ChatModelChunk, Message, ProviderInput, RunContext } from "../../../src/index.js";
 import { isAbortable } from "../../../src/internal/abort.js";
-import { sendJSON, startLoopbackServer } from "../../support/loopback-server.js";
-import type { LoopbackServer } from "../../support/loopback-server.js";
+import { sendJSON, startLoopbackServer, useLoopbackServer } from "../../support/loopback-server.js";
 import { sendNDJSON } from "../../support/ndjson.js";
 import { callModes, runCall } from "../../support/run-modes.js";
 import { createOllamaModel, readOwnFixture, readOwnJSON, replyError, replyNDJSON, replyWith, toStreamParts } from "./ollama-harness.js";
@@ -33,14 +32,7 @@ async function closedPortURL(): Promise<string> {
 }
 
 describe("OllamaChatModel", () => {
-  let server: LoopbackServer;
-  beforeAll(async () => {
-    server = await startLoopbackServer();
-  });
-  afterAll(() => server.close());
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useLoopbackServer();
   afterEach(() => {
     vi.unstubAllEnvs();
   });

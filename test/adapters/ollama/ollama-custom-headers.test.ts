@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message } from "../../../src/index.js";
-import { startLoopbackServer } from "../../support/loopback-server.js";
-import type { LoopbackServer } from "../../support/loopback-server.js";
+import { useLoopbackServer } from "../../support/loopback-server.js";
 import { callModes, runCall } from "../../support/run-modes.js";
 import { createOllamaModel, readOwnJSON, replyWith } from "./ollama-harness.js";
 
@@ -13,14 +12,7 @@ const ask: Message[] = [{ role: "user", content: "hi" }];
  * proxy that routes or admits clients by User-Agent must see the caller's.
  */
 describe("OllamaChatModel headers", () => {
-  let server: LoopbackServer;
-  beforeAll(async () => {
-    server = await startLoopbackServer();
-  });
-  afterAll(() => server.close());
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useLoopbackServer();
 
   it.each(callModes)("should send a caller's User-Agent instead of the SDK's (%s)", async (mode) => {
     server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));

@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Message } from "../../../src/index.js";
 import { MemoryCache } from "../../../src/index.js";
-import { startLoopbackServer } from "../../support/loopback-server.js";
-import type { LoopbackServer } from "../../support/loopback-server.js";
+import { useLoopbackServer } from "../../support/loopback-server.js";
 import { createOllamaModel, readOwnJSON, replyWith } from "./ollama-harness.js";
 
 const ask: Message[] = [{ role: "user", content: "hi" }];
@@ -13,14 +12,7 @@ const ask: Message[] = [{ role: "user", content: "hi" }];
  * `http://user:pass@…`, and stay out of errors and cache keys.
  */
 describe("OllamaChatModel host credentials without a scheme", () => {
-  let server: LoopbackServer;
-  beforeAll(async () => {
-    server = await startLoopbackServer();
-  });
-  afterAll(() => server.close());
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useLoopbackServer();
   afterEach(() => {
     vi.unstubAllEnvs();
   });

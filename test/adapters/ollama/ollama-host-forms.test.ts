@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { OllamaChatModel } from "../../../src/adapters/ollama/index.js";
 import type { Message } from "../../../src/index.js";
-import { startLoopbackServer } from "../../support/loopback-server.js";
-import type { LoopbackServer } from "../../support/loopback-server.js";
+import { useLoopbackServer } from "../../support/loopback-server.js";
 import { readOwnFixture, readOwnJSON, replyWith } from "./ollama-harness.js";
 
 const ask: Message[] = [{ role: "user", content: "hi" }];
@@ -14,14 +13,7 @@ const ask: Message[] = [{ role: "user", content: "hi" }];
  * A value that works for `ollama run` must reach the same server through keelson.
  */
 describe("OllamaChatModel OLLAMA_HOST forms", () => {
-  let server: LoopbackServer;
-  beforeAll(async () => {
-    server = await startLoopbackServer();
-  });
-  afterAll(() => server.close());
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useLoopbackServer();
   afterEach(() => {
     vi.unstubAllEnvs();
   });
