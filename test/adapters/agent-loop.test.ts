@@ -1,13 +1,11 @@
 // Multi-turn agent loop defects found in review: each test runs turn 1 (a tool call) and turn 2
 // through the real SDK against a loopback server and reads the request turn 2 sent.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message, ToolDefinition } from "../../src/index.js";
 import { OpenAIChatModel } from "../../src/adapters/openai/index.js";
 import { AzureOpenAIChatModel } from "../../src/adapters/azure-openai/index.js";
-import type { LoopbackServer } from "../support/loopback-server.js";
-import { sendJSON, startLoopbackServer } from "../support/loopback-server.js";
-import type { BedrockLoopback } from "../support/bedrock-loopback.js";
-import { replyFor, replyOf, startBedrockLoopback } from "../support/bedrock-loopback.js";
+import { sendJSON, useLoopbackServer } from "../support/loopback-server.js";
+import { replyFor, replyOf, useBedrockLoopback } from "../support/bedrock-loopback.js";
 import { call, callModes } from "../support/run-modes.js";
 
 const weather: ToolDefinition = {
@@ -16,16 +14,8 @@ const weather: ToolDefinition = {
 };
 const ask: Message[] = [{ role: "user", content: "Weather in Paris?" }];
 
-let server: LoopbackServer;
-let bedrock: BedrockLoopback;
-beforeEach(async () => {
-  server = await startLoopbackServer();
-  bedrock = await startBedrockLoopback();
-});
-afterEach(async () => {
-  await server.close();
-  await bedrock.close();
-});
+const server = useLoopbackServer();
+const bedrock = useBedrockLoopback();
 
 /** Answers chat.completions with `message` (JSON or SSE, as the request asked). */
 function answerOpenAI(message: Record<string, any>, finish: string) {

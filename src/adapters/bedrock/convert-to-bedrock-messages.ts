@@ -5,6 +5,7 @@ import type {
   Message as BedrockMessage,
   SystemContentBlock,
 } from "@aws-sdk/client-bedrock-runtime";
+import { UnsupportedFeatureError } from "../../core/errors/unsupported-feature-error.js";
 import type { AssistantMessage, FilePart, ImagePart, Message, ToolMessage, UserMessage } from "../../core/messages.js";
 import { bedrockDocumentNamer } from "./bedrock-document-names.js";
 
@@ -175,7 +176,10 @@ function splitData(value: string, mediaType: string | undefined): { data: Uint8A
   const match = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s.exec(value);
   if (match) return { data: Buffer.from(match[2] ?? "", "base64"), mediaType: mediaType ?? match[1] };
   if (/^https?:\/\//i.test(value)) {
-    throw new TypeError("Bedrock cannot fetch images or files by http(s) URL: pass base64 data, a data: URL or an s3:// URI.");
+    throw new UnsupportedFeatureError("Bedrock cannot fetch images or files by http(s) URL: pass base64 data, a data: URL or an s3:// URI.", {
+      feature: "user-content",
+      providerId: "bedrock",
+    });
   }
   return { data: Buffer.from(value, "base64"), mediaType };
 }

@@ -3,6 +3,7 @@ import type {
   ChatCompletionContentPart,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
+import { UnsupportedFeatureError } from "../../core/errors/unsupported-feature-error.js";
 import type { AssistantContentPart, FilePart, ImagePart, Message, ToolCall, UserContentPart } from "../../core/messages.js";
 
 /** The assistant-message field an OpenAI-compatible server reads reasoning from. */
@@ -89,19 +90,31 @@ function imageURL(part: ImagePart): string {
 function filePart(part: FilePart): ChatCompletionContentPart {
   const isURL = /^https?:/i.test(part.data);
   if (part.mediaType.startsWith("image/")) {
-    return { type: "image_url", image_url: { url: isURL ? part.data : `data:${part.mediaType};base64,${part.data}` } };
+    return { type: "image_url", image_url: { url: isURL || isDataURL(part.data) ? part.data : `data:${part.mediaType};base64,${part.data}` } };
   }
   if (isURL) {
-    throw new TypeError(
+    throw new UnsupportedFeatureError(
       `OpenAI chat completions take files as base64 data, not URLs (${part.mediaType}): download the file and pass its data.`,
+      { feature: "user-content" },
     );
   }
+  const data = base64Of(part.data);
   const audioFormat = { "audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3" }[part.mediaType];
   if (audioFormat === "wav" || audioFormat === "mp3") {
-    return { type: "input_audio", input_audio: { data: part.data, format: audioFormat } };
+    return { type: "input_audio", input_audio: { data, format: audioFormat } };
   }
   return {
     type: "file",
-    file: { file_data: `data:${part.mediaType};base64,${part.data}`, ...(part.filename ? { filename: part.filename } : {}) },
+    file: { file_data: `data:${part.mediaType};base64,${data}`, ...(part.filename ? { filename: part.filename } : {}) },
   };
+}
+
+function isDataURL(value: string): boolean {
+  return /^data:/i.test(value);
+}
+
+/** A file's data as bare base64: a base64 `data:` URL (which the other adapters take too) gives its payload. */
+function base64Of(data: string): string {
+  const header = /^data:[^,]*;base64,/i.exec(data);
+  return header ? data.slice(header[0].length) : data;
 }

@@ -27,7 +27,7 @@ describe("convertToBedrockMessages", () => {
     expect(content[3]).toEqual({ image: { format: "png", source: { s3Location: { uri: "s3://bucket/graphs/latency.png" } } } });
   });
 
-  it("should refuse an http image URL, which Bedrock cannot fetch, with a TypeError that says what to pass", () => {
+  it("should refuse an http image URL, which Bedrock cannot fetch, with an UnsupportedFeatureError that says what to pass", () => {
     expect(() =>
       convertToBedrockMessages([{ role: "user", content: [{ type: "image", image: "https://example.com/a.png" }] }], withTools),
     ).toThrow(/base64 data, a data: URL or an s3:\/\/ URI/);
