@@ -1,4 +1,5 @@
-import { lazyRequire } from "../../internal/lazy-require.js";
+import type { AjvIssue, CompiledCheck } from "./compile-json-schema.js";
+import { compileJSONSchema } from "./compile-json-schema.js";
 import type { JSONSchema } from "./json-schema.js";
 import type { SchemaInput, ZodV3Like } from "./schema-input.js";
 import { schemaKind } from "./schema-input.js";
@@ -10,24 +11,6 @@ export type ValidationResult =
 
 export type Validator = (value: unknown) => ValidationResult;
 
-interface AjvIssue {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-interface AjvLike {
-  compile(schema: JSONSchema): ((value: unknown) => boolean) & { errors?: AjvIssue[] | null };
-}
-type AjvConstructor = new (options: Record<string, unknown>) => AjvLike;
-const loadAjv = lazyRequire<{ default: AjvConstructor }>("ajv", "validating against JSON Schema");
-const loadAjv2020 = lazyRequire<{ default: AjvConstructor }>("ajv/dist/2020", "validating against JSON Schema");
-
-// addUsedSchema: false — a schema's $id is not registered, so the same tool listed afresh (an MCP
-// server's, each turn) or two tools sharing an $id compile on their own instead of colliding.
-const ajvOptions = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false };
-let ajv: AjvLike | undefined;
-let ajv2020: AjvLike | undefined;
 const validators = new WeakMap<object, Validator>();
 
 /** A validator for a schema, built once per schema object and reused. */
@@ -64,14 +47,9 @@ function formatPath(path: readonly PropertyKey[]): string {
 
 function jsonSchemaValidator(schema: JSONSchema): Validator {
   const { $schema: dialect, ...body } = schema;
-  let check: ReturnType<AjvLike["compile"]>;
+  let check: CompiledCheck;
   try {
-    // Draft-07 unless the schema says 2020-12 (MCP's default dialect, where `items` and `prefixItems` differ).
-    const validator =
-      typeof dialect === "string" && dialect.includes("2020-12")
-        ? (ajv2020 ??= new (loadAjv2020().default)(ajvOptions))
-        : (ajv ??= new (loadAjv().default)(ajvOptions));
-    check = validator.compile(body);
+    check = compileJSONSchema(body, dialect);
   } catch (error) {
     throw new TypeError(`Invalid JSON Schema: ${(error as Error).message}`, { cause: error });
   }
