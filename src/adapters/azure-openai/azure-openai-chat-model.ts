@@ -47,8 +47,9 @@ export class AzureOpenAIChatModel extends OpenAIChatModel {
   }
 
   protected override get endpoint(): string {
-    // The v1 API's client is the plain OpenAI one, without an api-version.
-    const apiVersion = (this.client as { apiVersion?: string }).apiVersion;
+    // The v1 API's client is the plain OpenAI one: an api-version only as a default query (e.g. "preview").
+    const client = this.client as unknown as { apiVersion?: string; defaultQuery?: () => Record<string, string | undefined> | undefined };
+    const apiVersion = client.apiVersion ?? client.defaultQuery?.()?.["api-version"];
     return apiVersion === undefined ? super.endpoint : `${super.endpoint}?api-version=${apiVersion}`;
   }
 
