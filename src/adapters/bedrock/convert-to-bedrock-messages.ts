@@ -167,8 +167,10 @@ function documentBlock(part: FilePart, documentName: (filename: string | undefin
   if (!format) {
     throw new TypeError(`Bedrock takes pdf, csv, doc, docx, xls, xlsx, html, txt or md documents; got media type ${JSON.stringify(part.mediaType)}.`);
   }
+  const name = documentName(part.filename);
+  if (part.data.startsWith("s3://")) return { document: { format, name, source: { s3Location: { uri: part.data } } } };
   const { data } = splitData(part.data, part.mediaType);
-  return { document: { format, name: documentName(part.filename), source: { bytes: data } } };
+  return { document: { format, name, source: { bytes: data } } };
 }
 
 /** Bytes of a `data:` URL or bare base64; Bedrock cannot fetch http(s) URLs. */

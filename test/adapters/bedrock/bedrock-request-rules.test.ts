@@ -35,6 +35,16 @@ describe("BedrockChatModel", () => {
       expect(names[2]).toBe("report"); // a name that does not collide is kept as it was
     });
 
+    // DocumentSource takes an S3 location as ImageSource does: an s3:// URI is no base64.
+    it("should send a document given as an s3:// URI as its S3 location", async () => {
+      bedrock.server.handle(replyFor(textReply(), mode));
+      const part = { type: "file" as const, data: "s3://incident-reports/2026/INC-001.pdf", mediaType: "application/pdf", filename: "INC-001.pdf" };
+      await runCall(bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0"), { messages: [{ role: "user", content: [{ type: "text", text: "Summarise." }, part] }] }, mode);
+
+      const document = sentMessages()[0]!.content.find((block) => block.document)!.document;
+      expect(document).toEqual({ format: "pdf", name: "INC-001", source: { s3Location: { uri: "s3://incident-reports/2026/INC-001.pdf" } } });
+    });
+
     // "text content blocks must contain non-whitespace text": a tool that printed nothing is common.
     it.each(["", "  \n"])("should send a tool result of %j as non-blank text", async (output) => {
       bedrock.server.handle(replyFor(textReply(), mode));
