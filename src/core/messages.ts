@@ -9,7 +9,12 @@ export interface TextPart {
   text: string;
 }
 
-/** An image, as a URL (`https:` or `data:`) or base64 data with its media type. */
+/**
+ * An image, as a URL (`https:` or `data:`) or base64 data with its media type. A base64 `data:` URL
+ * is read by every adapter; an `https:` URL only by OpenAI and Azure OpenAI, which fetch it: Ollama
+ * and Bedrock refuse one with an `UnsupportedFeatureError` before any request (Bedrock takes an
+ * `s3://` URI instead).
+ */
 export interface ImagePart {
   type: "image";
   /** A URL, a `data:` URL, or base64 data (then `mediaType` is required). */
@@ -17,7 +22,11 @@ export interface ImagePart {
   mediaType?: string;
 }
 
-/** A file (PDF, audio, …) as base64 data or a URL. */
+/**
+ * A file (PDF, audio, …) as base64 data or a base64 `data:` URL, which every adapter reads (Bedrock
+ * takes an `s3://` URI too). An `http(s):` URL is refused with an `UnsupportedFeatureError` before any
+ * request, except for an `image/*` file on OpenAI and Azure OpenAI (sent as an image URL).
+ */
 export interface FilePart {
   type: "file";
   data: string;
