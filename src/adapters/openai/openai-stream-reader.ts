@@ -69,28 +69,31 @@ export class OpenAIStreamReader {
   }
 
   /**
-   * A tool-call delta's index. A known id is its own call's. Else, with an `index`: the call that
-   * index stands for, unless the delta brings a new id where that call had another (vLLM and SGLang
-   * number every call of a parallel reply 0): a new call. Without one, or with an index another call
-   * took: a new id is a new call, and a delta with no id continues the last call.
+   * A tool-call delta's index. With an `index`: an index no call took yet is a new call (whatever
+   * its id: some servers give every call one id); the call that index stands for, unless the delta
+   * brings another id and a name where that call had an id (vLLM and SGLang number every call of a
+   * parallel reply 0): then a known id is its own call's, a new one a new call. Another id without a
+   * name continues the call (some servers change the id between fragments). Without an `index`: a
+   * known id is its own call's, a new id a new call, and a delta with no id continues the last call.
    */
-  #indexOf(call: { index?: number | undefined; id?: string | undefined }): number {
+  #indexOf(call: { index?: number | undefined; id?: string | undefined; function?: { name?: string | undefined } | undefined }): number {
     const known = call.id ? this.#indexById?.get(call.id) : undefined;
+    const newOrLast = () => (call.id || this.#lastIndex === -1 ? this.#nextIndex : this.#lastIndex);
     let index: number;
-    if (known !== undefined) {
-      index = known;
-    } else if (typeof call.index === "number") {
-      const current = this.#callAtWireIndex?.get(call.index);
-      const anotherCall = current !== undefined && call.id && current.id !== undefined && current.id !== call.id;
-      if (current && !anotherCall) index = current.index;
-      else if (!current && !this.#usedIndexes.has(call.index)) index = call.index;
-      else index = call.id || this.#lastIndex === -1 ? this.#nextIndex : this.#lastIndex;
-    } else {
-      index = call.id || this.#lastIndex === -1 ? this.#nextIndex : this.#lastIndex;
-    }
     if (typeof call.index === "number") {
+      const current = this.#callAtWireIndex?.get(call.index);
+      if (current === undefined) {
+        index = this.#usedIndexes.has(call.index) ? (known ?? newOrLast()) : call.index;
+      } else {
+        const anotherId = call.id && current.id !== undefined && current.id !== call.id;
+        if (!anotherId) index = current.index;
+        else if (known !== undefined) index = known;
+        else index = call.function?.name ? this.#nextIndex : current.index;
+      }
       const id = call.id || this.#callAtWireIndex?.get(call.index)?.id;
       (this.#callAtWireIndex ??= new Map()).set(call.index, id === undefined ? { index } : { index, id });
+    } else {
+      index = known ?? newOrLast();
     }
     if (call.id) (this.#indexById ??= new Map()).set(call.id, index);
     this.#usedIndexes.add(index);
