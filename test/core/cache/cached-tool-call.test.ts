@@ -2,7 +2,7 @@ import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { KeyvCache, MemoryCache, defineTool, type ChatModelOutput, type ChatModelChunk } from "../../../src/index.js";
-import { ScriptedChatModel, toolCallStep } from "../../../src/testing/index.js";
+import { ScriptedChatModel, toolCallStep, toolCallsStep } from "../../../src/testing/index.js";
 import { callModes, runCall, user } from "../../support/run-modes.js";
 
 const ask = { messages: [user("Open the incident.")] };
@@ -57,6 +57,24 @@ describe("ChatModel cache serving a tool call", () => {
       expect(served.output.meta.cacheHit).toBe(true);
       for (const args of argsHandedOut(served)) expect(args).toEqual({ at: new Date(at) });
       expect(model.calls).toHaveLength(1);
+    });
+
+    it("should serve each of two calls that share an id with its own arguments", async () => {
+      const step = toolCallsStep([
+        { name: "lookup", args: { incident: "inc-7" }, id: "call_0" },
+        { name: "lookup", args: { incident: "inc-8" }, id: "call_0" },
+      ]);
+      const model = new ScriptedChatModel([step], { cache: new MemoryCache(), allowParallelToolCalls: true });
+      const first = await runCall(model, { ...ask, tools: [plain] }, mode);
+      const served = await runCall(model, { ...ask, tools: [plain] }, mode);
+      expect(served.output.meta.cacheHit).toBe(true);
+      const handedOut = ({ output, chunks }: { output: ChatModelOutput; chunks: ChatModelChunk[] }) => ({
+        toolCalls: output.toolCalls.map((call) => call.args),
+        message: typeof output.message.content === "string" ? [] : output.message.content.flatMap((part) => (part.type === "tool-call" ? [part.args] : [])),
+        chunks: chunks.flatMap((chunk) => (chunk.type === "tool-call" ? [chunk.toolCall.args] : [])),
+      });
+      expect(handedOut(served)).toEqual(handedOut(first));
+      expect(handedOut(served).message).toEqual([{ incident: "inc-7" }, { incident: "inc-8" }]);
     });
   });
 });
