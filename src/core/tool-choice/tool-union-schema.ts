@@ -58,18 +58,23 @@ function build(tools: readonly UnionTool[], options: ToolUnionSchemaOptions): JS
  */
 export function wrapInItem(schema: JSONSchema): JSONSchema {
   const { $defs, definitions, ...body } = schema;
-  // A body that refers to its root (`#`, zod's recursion) would point at the wrapper: it moves into
-  // the definitions, and its references with it.
-  const recursive = refersToRoot(body);
-  const bodyName = recursive ? freeName(isPlainObject($defs) ? $defs : {}) : "";
-  const wrapped = recursive ? { $ref: `#/$defs/${bodyName}` } : body;
-  const movedDefs = recursive ? { ...(isPlainObject($defs) ? $defs : {}), [bodyName]: rebaseRootRefs(body, `#/$defs/${bodyName}`) } : $defs;
+  // A body that refers to its root (`#`, zod's recursion), itself or through a definition, would
+  // point at the wrapper: it moves into the definitions, and every reference to it follows.
+  const recursive = refersToRoot(body) || refersToRoot($defs) || refersToRoot(definitions);
+  if (!recursive) return wrapped(body, $defs, definitions);
+  const bodyName = freeName(isPlainObject($defs) ? $defs : {});
+  const base = `#/$defs/${bodyName}`;
+  const rebased = (value: unknown) => (isPlainObject(value) ? rebaseRootRefs(value as JSONSchema, base) : value);
+  return wrapped({ $ref: base }, { ...(isPlainObject($defs) ? rebaseRootRefs($defs as JSONSchema, base) : {}), [bodyName]: rebaseRootRefs(body, base) }, rebased(definitions));
+}
+
+function wrapped(item: unknown, $defs: unknown, definitions: unknown): JSONSchema {
   return {
     type: "object",
-    properties: { [unionWrapKey]: wrapped },
+    properties: { [unionWrapKey]: item },
     required: [unionWrapKey],
     additionalProperties: false,
-    ...(movedDefs === undefined ? {} : { $defs: movedDefs }),
+    ...($defs === undefined ? {} : { $defs }),
     ...(definitions === undefined ? {} : { definitions }),
   };
 }

@@ -54,6 +54,26 @@ describe("structured output on a provider that wants an object root", () => {
     expect(new Ajv({ strict: false }).compile(sent)(JSON.parse(wire))).toBe(true);
   });
 
+  it("should keep a '#' reference inside a definition pointing at the union once it is wrapped as { item }", async () => {
+    // A branch with an id of its own goes into $defs: its recursion back to the root is there, not in the body.
+    type Expression = number | { sum: Expression[] };
+    const sum: z.ZodType<{ sum: Expression[] }> = z
+      .object({
+        get sum() {
+          return z.array(expression);
+        },
+      })
+      .meta({ id: "sum" });
+    const expression: z.ZodType<Expression> = z.union([z.number(), sum]);
+    const wire = '{"item": {"sum": [1, {"sum": [2, 3]}]}}';
+    const model = new ScriptedChatModel([textStep(wire)], objectRoot);
+    const { object } = await model.createStructure({ schema: expression, messages: [user("x")] });
+    expect(object).toEqual({ sum: [1, { sum: [2, 3] }] });
+    // What a provider holding to the schema it was sent may write.
+    const sent = (model.calls[0]!.responseFormat as { schema: Record<string, unknown> }).schema;
+    expect(new Ajv({ strict: false }).compile(sent)(JSON.parse(wire))).toBe(true);
+  });
+
   it("should give createStructure the unwrapped array", async () => {
     const model = new ScriptedChatModel([textStep('{"item": ["a", "b"]}')], objectRoot);
     const { object } = await model.createStructure({ schema: z.array(z.string()), messages: [user("x")] });
