@@ -1,5 +1,6 @@
 import type { AjvIssue, CompiledCheck } from "./compile-json-schema.js";
 import { compileJSONSchema } from "./compile-json-schema.js";
+import { rootAsDefinition } from "./root-refs.js";
 import type { JSONSchema } from "./json-schema.js";
 import type { SchemaInput, ZodV3Like } from "./schema-input.js";
 import { schemaKind } from "./schema-input.js";
@@ -49,7 +50,9 @@ function jsonSchemaValidator(schema: JSONSchema): Validator {
   const { $schema: dialect, ...body } = schema;
   let check: CompiledCheck;
   try {
-    check = compileJSONSchema(body, dialect);
+    // Ajv (its root not registered: addUsedSchema off) cannot resolve `#`: a schema recursing to its root is compiled from its definitions.
+    const moved = rootAsDefinition(body, "root");
+    check = compileJSONSchema(moved ? { $ref: moved.ref, $defs: moved.$defs, ...(moved.definitions === undefined ? {} : { definitions: moved.definitions }) } : body, dialect);
   } catch (error) {
     throw new TypeError(`Invalid JSON Schema: ${(error as Error).message}`, { cause: error });
   }

@@ -1,7 +1,7 @@
 import type { JSONSchema } from "../schema/json-schema.js";
 import { isPlainObject } from "../schema/json-schema.js";
 import { inlineRefs } from "./inline-refs.js";
-import { rebaseRootRefs, refersToRoot } from "./rebase-root-refs.js";
+import { rootAsDefinition } from "../schema/root-refs.js";
 import { strictSchema } from "./strict-schema.js";
 
 /** How `toolUnionSchema` shapes the union. */
@@ -57,15 +57,12 @@ function build(tools: readonly UnionTool[], options: ToolUnionSchemaOptions): JS
  * union, a structured answer whose root is an array or a union); its `$defs` stay at the root.
  */
 export function wrapInItem(schema: JSONSchema): JSONSchema {
-  const { $defs, definitions, ...body } = schema;
   // A body that refers to its root (`#`, zod's recursion), itself or through a definition, would
   // point at the wrapper: it moves into the definitions, and every reference to it follows.
-  const recursive = refersToRoot(body) || refersToRoot($defs) || refersToRoot(definitions);
-  if (!recursive) return wrapped(body, $defs, definitions);
-  const bodyName = freeName(isPlainObject($defs) ? $defs : {});
-  const base = `#/$defs/${bodyName}`;
-  const rebased = (value: unknown) => (isPlainObject(value) ? rebaseRootRefs(value as JSONSchema, base) : value);
-  return wrapped({ $ref: base }, { ...(isPlainObject($defs) ? rebaseRootRefs($defs as JSONSchema, base) : {}), [bodyName]: rebaseRootRefs(body, base) }, rebased(definitions));
+  const moved = rootAsDefinition(schema, unionWrapKey);
+  if (moved) return wrapped({ $ref: moved.ref }, moved.$defs, moved.definitions);
+  const { $defs, definitions, ...body } = schema;
+  return wrapped(body, $defs, definitions);
 }
 
 function wrapped(item: unknown, $defs: unknown, definitions: unknown): JSONSchema {
@@ -79,11 +76,6 @@ function wrapped(item: unknown, $defs: unknown, definitions: unknown): JSONSchem
   };
 }
 
-function freeName(definitions: Record<string, unknown>): string {
-  let name: string = unionWrapKey;
-  for (let index = 1; Object.hasOwn(definitions, name); index++) name = `${unionWrapKey}${index}`;
-  return name;
-}
 
 /** A reply to a wrapped schema, unwrapped: `{ item: x }` alone is `x`; anything else is itself (a bare reply is accepted too). */
 export function unwrapItem(value: unknown): unknown {

@@ -27,6 +27,19 @@ describe("validatorFor (JSON Schema)", () => {
     });
   });
 
+  // A tree of folders, as an MCP server may describe one: the schema recurses to its root with "#".
+  it("should validate a JSON Schema that recurses to its root with '#', at every depth", () => {
+    const validate = validatorFor({
+      type: "object",
+      properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#" } } },
+      required: ["name"],
+    });
+    expect(validate({ name: "root", children: [{ name: "a", children: [{ name: "b" }] }] }).success).toBe(true);
+    const deep = validate({ name: "root", children: [{ name: "a", children: [{ children: [] }] }] });
+    expect(deep.success).toBe(false);
+    if (!deep.success) expect(deep.issues.join("; ")).toMatch(/name/);
+  });
+
   it("should keep two schemas that share an $id apart", () => {
     const first = validatorFor({ $id: "https://example.com/s", type: "object", properties: { a: { type: "string" } } });
     const second = validatorFor({ $id: "https://example.com/s", type: "object", properties: { a: { type: "number" } } });
