@@ -1,21 +1,14 @@
 // Streamed tool-call deltas whose `index` says which call they are: the reader's id bookkeeping
 // (for vLLM/SGLang, which number every call 0) must not override an index that names a new call.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OpenAIChatModel } from "../../../src/adapters/openai/index.js";
-import type { LoopbackServer } from "../../support/loopback-server.js";
-import { startLoopbackServer } from "../../support/loopback-server.js";
+import { useLoopbackServer } from "../../support/loopback-server.js";
 import { ssePayloads } from "../../support/openai-wire.js";
 
 const user = [{ role: "user" as const, content: "Weather in Paris and Rome?" }];
 const cityTool = (name: string) => ({ name, inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } });
 
-let server: LoopbackServer;
-beforeEach(async () => {
-  server = await startLoopbackServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useLoopbackServer();
 
 describe("OpenAIChatModel streamed tool calls with an index each", () => {
   const chunk = (delta: object, finish: string | null = null) =>
