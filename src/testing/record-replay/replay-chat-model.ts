@@ -96,13 +96,20 @@ function replayedError(error: CassetteInteraction["error"], model: ReplayChatMod
 
 function chunksFromOutput(output: ProviderOutput): ChatModelChunk[] {
   const chunks: ChatModelChunk[] = [];
-  if (output.reasoning) chunks.push({ type: "reasoning-delta", text: output.reasoning });
+  // The provider's own reasoning blocks, each with its signature or redacted data, as a stream carries them.
+  if (output.reasoningParts) {
+    for (const { text, signature, redactedData } of output.reasoningParts) {
+      chunks.push({ type: "reasoning-delta", text, ...(signature ? { signature } : {}), ...(redactedData !== undefined ? { redactedData } : {}) });
+    }
+  } else if (output.reasoning) {
+    chunks.push({ type: "reasoning-delta", text: output.reasoning, ...(output.reasoningSignature ? { signature: output.reasoningSignature } : {}) });
+  }
   if (output.text) chunks.push({ type: "text-delta", text: output.text });
   (output.toolCalls ?? []).forEach((call, index) => {
     const argsDelta = typeof call.args === "string" ? call.args : JSON.stringify(call.args);
     chunks.push({ type: "tool-call-delta", index, name: call.name, argsDelta, ...(call.id ? { id: call.id } : {}) });
   });
-  chunks.push({ type: "finish", finishReason: output.finishReason ?? "stop", ...(output.usage ? { usage: output.usage } : {}) });
+  chunks.push({ type: "finish", finishReason: output.finishReason ?? "stop", ...(output.usage ? { usage: output.usage } : {}), ...(output.raw !== undefined ? { raw: output.raw } : {}) });
   return chunks;
 }
 
