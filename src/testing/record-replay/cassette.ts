@@ -78,14 +78,20 @@ const secretPatterns: RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{8,}/g, // OpenAI keys
   /\b(?:AKIA|ASIA)[A-Z0-9]{12,}/g, // AWS access key ids
   /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+/g, // JWTs (Entra ID access tokens)
   // A key name, then `:` or `=` (quoted or not): `"api_key": "…"`, `Authorization: …`; not prose ("the Authorization header").
   /\b(?:api[-_]?key|authorization|x-amz-security-token|aws_secret_access_key)(["'\s]*[:=]["'\s]*(?:(?:Basic|Bearer|Token)\s+)?)[^\s"',}]{6,}/gi,
 ];
 
+/** Member names whose string value is a credential (`{ "api-key": "…" }`, a header object). */
+const credentialMember = /^(?:x-)?(?:api[-_]?key|authorization|x-amz-security-token|aws_secret_access_key|secret_?access_?key|session_?token)$/i;
+
 /** A copy with every string scrubbed of credential-shaped text. */
 export function redactSecrets<T>(value: T, extraSecrets: readonly string[] = []): T {
-  return JSON.parse(JSON.stringify(value), (_key, member: unknown) => {
+  return JSON.parse(JSON.stringify(value), (key, member: unknown) => {
     if (typeof member !== "string") return member;
+    // The value of a credential member, kept only its scheme (`Bearer [REDACTED]`).
+    if (credentialMember.test(key) && member.length >= 6) return member.replace(/^((?:Basic|Bearer|Token)\s+)?.*$/is, "$1[REDACTED]");
     let text = member;
     for (const secret of extraSecrets) if (secret) text = text.split(secret).join("[REDACTED]");
     for (const pattern of secretPatterns) {
