@@ -50,10 +50,22 @@ export function outputFromCache(entry: CacheEntry): ChatModelOutput {
  */
 export function chunksFromCache(entry: CacheEntry, output: ChatModelOutput): ChatModelChunk[] {
   if (entry.chunks) return structuredClone(entry.chunks);
-  const chunks: ChatModelChunk[] = [];
-  if (output.reasoning) chunks.push({ type: "reasoning-delta", text: output.reasoning });
+  const chunks: ChatModelChunk[] = reasoningChunks(output);
   if (output.text) chunks.push({ type: "text-delta", text: output.text });
   for (const toolCall of structuredClone(output.toolCalls)) chunks.push({ type: "tool-call", toolCall });
   chunks.push({ type: "finish", finishReason: output.finishReason, usage: { ...output.usage } });
   return chunks;
+}
+
+/** The reply's reasoning as a live stream carries it: one chunk a block, with its signature or redacted data. */
+function reasoningChunks(output: ChatModelOutput): ChatModelChunk[] {
+  const { content } = output.message;
+  const blocks = Array.isArray(content) ? content.filter((part) => part.type === "reasoning") : [];
+  if (blocks.length === 0) return output.reasoning ? [{ type: "reasoning-delta", text: output.reasoning }] : [];
+  return blocks.map(({ text, signature, redactedData }) => ({
+    type: "reasoning-delta",
+    text,
+    ...(signature ? { signature } : {}),
+    ...(redactedData !== undefined ? { redactedData } : {}),
+  }));
 }
