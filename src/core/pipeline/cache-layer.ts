@@ -10,8 +10,7 @@ import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
 import { partialOutput } from "./partial-output.js";
 import type { PreparedCall } from "./prepare-call.js";
-import { structureInput } from "./structure-input.js";
-import { toolCallInput } from "./tool-call-input.js";
+import { schemaInputOf } from "./schema-input.js";
 
 export interface CacheSettings {
   cache: ChatModelCache;
@@ -199,10 +198,10 @@ export class CacheLayer {
 /** The entry with what its schemas were given, kept only where a schema changed it (transforms, defaults): the rest are checked as they are. */
 function withSchemaInputs(entry: CacheEntry): CacheEntry {
   const { toolCalls, object } = entry.output;
-  const inputs = toolCalls.map(toolCallInput);
+  const inputs = toolCalls.map((toolCall) => schemaInputOf(toolCall, toolCall.args));
   // Deep equality, not equal JSON: a Date made from an ISO string has that string as its JSON, yet the schema rejects it.
   const changed = (input: unknown, index: number) => input !== toolCalls[index]!.args && !isDeepStrictEqual(input, toolCalls[index]!.args);
-  const input = structureInput(entry.output);
+  const input = schemaInputOf(entry.output, object);
   return {
     ...entry,
     ...(inputs.some(changed) ? { toolCallInputs: inputs } : {}),

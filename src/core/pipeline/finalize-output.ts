@@ -8,8 +8,7 @@ import { checkToolChoice } from "./check-tool-choice.js";
 import { finalizeToolCall } from "./finalize-tool-call.js";
 import { parseStructure } from "./parse-structure.js";
 import { readUnionReply, recoverFromText, shouldRecover } from "./read-text-calls.js";
-import { recordStructureInput } from "./structure-input.js";
-import { toolCallInput } from "./tool-call-input.js";
+import { recordSchemaInput, schemaInputOf } from "./schema-input.js";
 
 /** The caller's output but for `meta`, which the attempt loop adds to this same object. */
 export type FinalOutput = Omit<ChatModelOutput, "meta"> & { meta: ChatModelOutput["meta"] | undefined };
@@ -47,7 +46,7 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   let input: unknown;
   if (rules.structureTool !== undefined) {
     object = toolCalls[0]?.args;
-    input = toolCalls[0] && toolCallInput(toolCalls[0]);
+    input = toolCalls[0] && schemaInputOf(toolCalls[0], object);
     text = JSON.stringify(object);
     toolCalls = [];
   } else if (rules.structure && toolCalls.length === 0) {
@@ -66,7 +65,7 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw, meta: undefined };
   if (object !== undefined) final.object = object;
   // A schema that made a new object (zod's transforms) is checked on its input when the answer is read from a cache.
-  if (input !== object) recordStructureInput(final, input);
+  if (input !== object) recordSchemaInput(final, input);
   return final;
 }
 

@@ -8,7 +8,7 @@ import { parseToolArguments } from "../tool-calls/parse-tool-arguments.js";
 import { completedAtCutOff, cutOffCall } from "./cut-off.js";
 import type { OutputRules } from "./output-rules.js";
 import { toolCallError } from "./tool-call-error-for.js";
-import { recordToolCallInput } from "./tool-call-input.js";
+import { recordSchemaInput } from "./schema-input.js";
 
 /** One call made final: its tool known, its arguments parsed (repaired), validated and given an id. Failures are worded apart (the code run per call stays small). */
 export function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, repairs: Repair[], cutOff: boolean): ToolCall {
@@ -25,7 +25,7 @@ export function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, rep
   const id = call.id || missingId(call, repairs);
   const toolCall: ToolCall = { type: "tool-call", id, name: call.name, args: result.value as Record<string, unknown> };
   // A schema that made new arguments (zod's transforms) is checked on its input when the answer is read from a cache.
-  if (result.value !== args) recordToolCallInput(toolCall, args);
+  if (result.value !== args) recordSchemaInput(toolCall, args);
   return toolCall;
 }
 
