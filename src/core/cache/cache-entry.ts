@@ -1,5 +1,6 @@
 import type { ChatModelOutput } from "../output.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { reasoningDeltas } from "../stream/reasoning-deltas.js";
 
 /** What a cache holds for one answer: the output, and the chunks when it was streamed. */
 export interface CacheEntry {
@@ -57,15 +58,10 @@ export function chunksFromCache(entry: CacheEntry, output: ChatModelOutput): Cha
   return chunks;
 }
 
-/** The reply's reasoning as a live stream carries it: one chunk a block, with its signature or redacted data. */
+/** The reply's reasoning as a live stream carries it: its message's blocks, else the reasoning as one. */
 function reasoningChunks(output: ChatModelOutput): ChatModelChunk[] {
   const { content } = output.message;
   const blocks = Array.isArray(content) ? content.filter((part) => part.type === "reasoning") : [];
-  if (blocks.length === 0) return output.reasoning ? [{ type: "reasoning-delta", text: output.reasoning }] : [];
-  return blocks.map(({ text, signature, redactedData }) => ({
-    type: "reasoning-delta",
-    text,
-    ...(signature ? { signature } : {}),
-    ...(redactedData !== undefined ? { redactedData } : {}),
-  }));
+  if (blocks.length > 0) return reasoningDeltas(blocks);
+  return output.reasoning ? [{ type: "reasoning-delta", text: output.reasoning }] : [];
 }

@@ -9,6 +9,7 @@ import { optionsOf } from "./adapter-hooks.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import { readCassette, redactSecrets } from "./cassette.js";
 import { canonicalInput, lineDiff, sharedLines } from "./input-diff.js";
+import { reasoningDeltas } from "../../core/stream/reasoning-deltas.js";
 
 export interface ReplayChatModelOptions extends ChatModelOptions {
   /** The extra secrets the cassette was recorded with, so inputs holding them match their scrubbed recording. @default [] */
@@ -95,15 +96,9 @@ function replayedError(error: CassetteInteraction["error"], model: ReplayChatMod
 }
 
 function chunksFromOutput(output: ProviderOutput): ChatModelChunk[] {
-  const chunks: ChatModelChunk[] = [];
   // The provider's own reasoning blocks, each with its signature or redacted data, as a stream carries them.
-  if (output.reasoningParts) {
-    for (const { text, signature, redactedData } of output.reasoningParts) {
-      chunks.push({ type: "reasoning-delta", text, ...(signature ? { signature } : {}), ...(redactedData !== undefined ? { redactedData } : {}) });
-    }
-  } else if (output.reasoning) {
-    chunks.push({ type: "reasoning-delta", text: output.reasoning, ...(output.reasoningSignature ? { signature: output.reasoningSignature } : {}) });
-  }
+  const blocks = output.reasoningParts ?? (output.reasoning ? [{ type: "reasoning" as const, text: output.reasoning, ...(output.reasoningSignature ? { signature: output.reasoningSignature } : {}) }] : []);
+  const chunks: ChatModelChunk[] = reasoningDeltas(blocks);
   if (output.text) chunks.push({ type: "text-delta", text: output.text });
   (output.toolCalls ?? []).forEach((call, index) => {
     const argsDelta = typeof call.args === "string" ? call.args : JSON.stringify(call.args);
