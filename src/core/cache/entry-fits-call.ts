@@ -16,6 +16,7 @@ export function entryFitsCall(entry: CacheEntry, call: PreparedCall): CacheEntry
   if (!Array.isArray(output.toolCalls)) return undefined;
   const inputs = Array.isArray(entry.toolCallInputs) ? entry.toolCallInputs : undefined;
   const toolCalls: ToolCall[] = [];
+  let remade = false;
   for (const [index, toolCall] of output.toolCalls.entries()) {
     // The schema takes what it was given: a tool whose schema transforms its input is checked on that input.
     const args = inputs && index in inputs ? inputs[index] : toolCall.args;
@@ -23,8 +24,10 @@ export function entryFitsCall(entry: CacheEntry, call: PreparedCall): CacheEntry
     if (!result?.success) return undefined;
     // Served as this call's schema makes them: another schema (or a JSON store) made what is stored.
     toolCalls.push({ ...toolCall, args: result.value as Record<string, unknown> });
+    if (result.value !== toolCall.args) remade = true;
   }
-  const fitting = toolCalls.length === 0 ? entry : entryWithToolCalls(entry, toolCalls);
+  // A schema that hands back what it was given (ajv's) leaves the entry as it is: nothing to rebuild.
+  const fitting = remade ? entryWithToolCalls(entry, toolCalls) : entry;
   const { structure, structureTool } = call.rules;
   if (!structure && structureTool === undefined) return fitting;
   if (output.object === undefined) return undefined;
