@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Message } from "../../../src/index.js";
+import type { Message, ProviderOutput } from "../../../src/index.js";
+import type { Cassette } from "../../../src/testing/record-replay/cassette.js";
 import { RecordingChatModel, ReplayChatModel } from "../../../src/testing/index.js";
 import { replyFor, replyOf, useBedrockLoopback } from "../../support/bedrock-loopback.js";
 import { callModes, runCall } from "../../support/run-modes.js";
@@ -54,17 +55,20 @@ describe("ReplayChatModel with Bedrock reasoning blocks", () => {
   });
 });
 
+/** A cassette of one whole recorded output (no chunks) for `ask`, from a Bedrock Claude model. */
+function wholeOutputCassette(output: ProviderOutput): Cassette {
+  return {
+    version: 1,
+    providerId: "bedrock",
+    modelId: "claude",
+    profile: { toolChoiceSupport: [], supportsToolCalling: true, supportsStructuredOutput: false, supportsTopLevelUnion: false, strictResponseFormat: false },
+    interactions: [{ input: { messages: ask, parameters: {} }, output }],
+  };
+}
+
 describe("ReplayChatModel with one signed reasoning block", () => {
   it("should keep the block's signature when a whole recorded output is replayed through createStream", async () => {
-    const cassette = {
-      version: 1 as const,
-      providerId: "bedrock",
-      modelId: "claude",
-      profile: { toolChoiceSupport: [], supportsToolCalling: true, supportsStructuredOutput: false, supportsTopLevelUnion: false, strictResponseFormat: false },
-      interactions: [
-        { input: { messages: ask, parameters: {} }, output: { text: "Paris.", reasoning: "I look.", reasoningSignature: "sig-one", finishReason: "stop" as const } },
-      ],
-    };
+    const cassette = wholeOutputCassette({ text: "Paris.", reasoning: "I look.", reasoningSignature: "sig-one", finishReason: "stop" });
     const { output } = await runCall(new ReplayChatModel(cassette), { messages: ask }, "createStream");
     expect(output.message.content).toEqual([
       { type: "reasoning", text: "I look.", signature: "sig-one" },
@@ -75,13 +79,7 @@ describe("ReplayChatModel with one signed reasoning block", () => {
 
 describe("ReplayChatModel raw response", () => {
   it("should give a whole recorded output's raw response when replayed through createStream", async () => {
-    const cassette = {
-      version: 1 as const,
-      providerId: "bedrock",
-      modelId: "claude",
-      profile: { toolChoiceSupport: [], supportsToolCalling: true, supportsStructuredOutput: false, supportsTopLevelUnion: false, strictResponseFormat: false },
-      interactions: [{ input: { messages: ask, parameters: {} }, output: { text: "Paris.", finishReason: "stop" as const, raw: { requestId: "r-1" } } }],
-    };
+    const cassette = wholeOutputCassette({ text: "Paris.", finishReason: "stop", raw: { requestId: "r-1" } });
     const { output } = await runCall(new ReplayChatModel(cassette), { messages: ask }, "createStream");
     expect(output.raw).toEqual({ requestId: "r-1" });
   });
