@@ -38,7 +38,7 @@ export async function createOpenAIChat(connection: OpenAIConnection, input: Prov
     // signal: an abort or the call's timeout ends the call at once all the same.
     const completion = await settleOnAbort(connection.client.chat.completions.create(body, requestOptions(connection, context.signal)), context.signal);
     if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, errorContext(connection, input, context.signal));
-    learnReasoningField(connection, completion.choices[0]?.message);
+    learnReasoningField(connection, reasoningFieldOf(completion.choices[0]?.message));
     return mapOpenAIResponse(completion);
   } catch (error) {
     if (learnsRefusal(connection, input, body, error)) return createOpenAIChat(connection, input, context);
@@ -54,12 +54,12 @@ export async function openOpenAIStream(connection: OpenAIConnection, input: Prov
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId });
     return {
       parts: stream,
-      toChunks: (chunk) => {
-        const chunks = reader.toChunks(chunk);
-        if (connection.replyFields?.reasoning === undefined) learnReasoningField(connection, chunk.choices?.find((choice) => choice.index === 0)?.delta);
-        return chunks;
+      toChunks: (chunk) => reader.toChunks(chunk),
+      end: () => {
+        // The reader notes the field reasoning came in as it reads it: nothing more per chunk.
+        learnReasoningField(connection, reader.reasoningField);
+        return reader.end();
       },
-      end: () => reader.end(),
       mapError: (error) => openAICallError(connection, error, input, context.signal),
     };
   } catch (error) {
@@ -94,12 +94,10 @@ function reasoningField(connection: OpenAIConnection): OpenAIReasoningField | un
   return connection.reasoningContent ? (connection.replyFields?.reasoning ?? "reasoning_content") : undefined;
 }
 
-/** Notes the field a reply's reasoning came in, for a model that sends reasoning back and has not learned it yet (a stream reads it per chunk). */
-function learnReasoningField(connection: OpenAIConnection, message: object | null | undefined): void {
+/** Notes the field a reply's reasoning came in, for a model that sends reasoning back and has not learned it yet. */
+function learnReasoningField(connection: OpenAIConnection, field: OpenAIReasoningField | undefined): void {
   const { replyFields } = connection;
-  if (!connection.reasoningContent || replyFields === undefined || replyFields.reasoning !== undefined) return;
-  const field = reasoningFieldOf(message);
-  if (field) replyFields.reasoning = field;
+  if (field && connection.reasoningContent && replyFields !== undefined && replyFields.reasoning === undefined) replyFields.reasoning = field;
 }
 
 function openAICallError(connection: OpenAIConnection, error: unknown, input: ProviderInput, signal: AbortSignal): unknown {

@@ -5,7 +5,8 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { Usage } from "../../core/usage.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { mapOpenAIUsage } from "./map-openai-usage.js";
-import { reasoningOf } from "./map-openai-response.js";
+import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
+import { reasoningFieldOf, reasoningOf } from "./map-openai-response.js";
 
 /**
  * chat.completion.chunk events as keelson chunks: text, reasoning and tool-call deltas (merged by
@@ -18,6 +19,7 @@ export class OpenAIStreamReader {
   readonly #where: { providerId: string; modelId: string };
   readonly #received: ChatCompletionChunk[] = [];
   #finishReason: FinishReason | undefined;
+  #reasoningField: OpenAIReasoningField | undefined;
   #usage: Partial<Usage> | undefined;
   // For tool-call deltas without `index` (Gemini's OpenAI endpoint, some proxies) or with one index
   // for every call (vLLM, SGLang): each call's index by its id (made when a delta first carries an
@@ -49,7 +51,10 @@ export class OpenAIStreamReader {
     if (!choice) return chunks;
     const { delta } = choice;
     const reasoning = reasoningOf(delta);
-    if (reasoning) chunks.push({ type: "reasoning-delta", text: reasoning });
+    if (reasoning) {
+      this.#reasoningField ??= reasoningFieldOf(delta);
+      chunks.push({ type: "reasoning-delta", text: reasoning });
+    }
     if (delta?.content) chunks.push({ type: "text-delta", text: delta.content });
     if (delta?.refusal) {
       this.#finishReason = "content-filter";
@@ -100,6 +105,11 @@ export class OpenAIStreamReader {
     this.#lastIndex = index;
     if (index >= this.#nextIndex) this.#nextIndex = index + 1;
     return index;
+  }
+
+  /** The field the stream's reasoning came in (`reasoning_content` or `reasoning`), once some came. */
+  get reasoningField(): OpenAIReasoningField | undefined {
+    return this.#reasoningField;
   }
 
   end(): ChatModelChunk[] {
