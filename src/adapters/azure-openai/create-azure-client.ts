@@ -1,3 +1,4 @@
+import { leanFetch } from "../../internal/lean-fetch.js";
 import type OpenAI from "openai";
 import { lazyRequire } from "../../internal/lazy-require.js";
 import { loadOpenAISDK } from "../openai/load-openai-sdk.js";
@@ -30,7 +31,7 @@ export function createAzureClient(deployment: string, settings: AzureClientSetti
     throw new TypeError("AzureOpenAIChatModel needs credentials: pass { apiKey } or { azureADTokenProvider }, or set AZURE_OPENAI_API_KEY.");
   }
   const tokenProvider = settings.azureADTokenProvider && entraTokenProvider(settings.azureADTokenProvider, { providerId: "azure-openai", modelId: deployment });
-  const common = { ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }), maxRetries: 0 };
+  const common = { ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }), maxRetries: 0, fetch: leanFetch };
   const { AzureOpenAI, OpenAI: OpenAIClient } = loadOpenAISDK();
   const v1 = /\/openai\/v1\/*$/.exec(endpoint);
   if (v1) {

@@ -5,6 +5,7 @@ import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { eitherSignal, isAbortable, settleOnAbort } from "../../internal/abort.js";
 import { redactSecrets } from "../../internal/redact-secrets.js";
+import { leanFetch } from "../../internal/lean-fetch.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
@@ -102,7 +103,7 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
       : async (url, init) => {
           const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
           // A call whose timeout outlasts Node's fetch (5 minutes) is not cut off by it (Node's fetch only: a fetch of the caller's is theirs).
-          const dispatcher = baseFetch === globalThis.fetch ? longCallDispatcher(signal) : undefined;
+          const dispatcher = baseFetch === leanFetch || baseFetch === globalThis.fetch ? longCallDispatcher(signal) : undefined;
           const request = dispatcher ? ({ ...init, signal: linked, dispatcher } as RequestInit) : linked ? { ...init, signal: linked } : init;
           const response = await fetchOrRefuse(send, url, request);
           return stream ? strictNDJSON(response) : response;

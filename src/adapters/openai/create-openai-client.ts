@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import { leanFetch } from "../../internal/lean-fetch.js";
 import { withEnvelopedErrors } from "./envelope-error-body.js";
 import { loadOpenAISDK } from "./load-openai-sdk.js";
 
@@ -31,6 +32,7 @@ export function createOpenAIClient(settings: OpenAIClientSettings): OpenAI {
     ...(settings.organization === undefined ? {} : { organization: settings.organization }),
     ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }),
     maxRetries: 0,
+    fetch: leanFetch,
   });
 }
 

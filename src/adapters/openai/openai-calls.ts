@@ -5,6 +5,7 @@ import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { abortError, fetchPatienceMs, isAbortable, maxTimerMs, outlastsFetch, settleOnAbort, timeLeft } from "../../internal/abort.js";
+import { leanFetch } from "../../internal/lean-fetch.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
@@ -117,9 +118,10 @@ function errorContext(connection: OpenAIConnection, input: ProviderInput, signal
   };
 }
 
-/** Whether the client sends through Node's own fetch (a client's own fetch is its owner's). */
+/** Whether the client sends through keelson's or Node's own fetch (a client's own fetch is its owner's). */
 function usesNodeFetch(connection: OpenAIConnection): boolean {
-  return (connection.client as unknown as { fetch?: unknown }).fetch === globalThis.fetch;
+  const { fetch } = connection.client as unknown as { fetch?: unknown };
+  return fetch === leanFetch || fetch === globalThis.fetch;
 }
 
 /** The SDK's per-request options. */

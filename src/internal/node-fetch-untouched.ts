@@ -1,0 +1,37 @@
+const globalDispatcherKey = Symbol.for("undici.globalDispatcher.1");
+
+let checkedFetch: unknown;
+let fetchIsNodes = false;
+let checkedDispatcher: unknown;
+let dispatcherIsDefault = false;
+
+/**
+ * Whether a request sent without Node's fetch would go the way fetch would send it: `globalThis.fetch`
+ * is still Node's own (not a mock such as msw's, a polyfill or a wrapper; its source names Node's
+ * bundled undici, which no other code can load) and no one has set a global dispatcher with options
+ * of its own (a proxy, a CA, timeouts: `setGlobalDispatcher`). Either check is redone only when what
+ * it looked at changes.
+ */
+export function nodeFetchUntouched(): boolean {
+  const current = globalThis.fetch;
+  if (current !== checkedFetch) {
+    checkedFetch = current;
+    fetchIsNodes = typeof current === "function" && Function.prototype.toString.call(current).includes("internal/deps/undici/undici");
+  }
+  if (!fetchIsNodes) return false;
+  const dispatcher = (globalThis as Record<symbol, unknown>)[globalDispatcherKey];
+  if (dispatcher !== checkedDispatcher) {
+    checkedDispatcher = dispatcher;
+    dispatcherIsDefault = dispatcher === undefined || isPlainAgent(dispatcher);
+  }
+  return dispatcherIsDefault;
+}
+
+/** An undici `Agent` built without options: the one Node's fetch installs, or one just like it. */
+function isPlainAgent(dispatcher: unknown): boolean {
+  if (typeof dispatcher !== "object" || dispatcher === null || dispatcher.constructor?.name !== "Agent") return false;
+  const optionsKey = Object.getOwnPropertySymbols(dispatcher).find((key) => key.description === "options");
+  const options = optionsKey === undefined ? undefined : (dispatcher as Record<symbol, unknown>)[optionsKey];
+  if (typeof options !== "object" || options === null) return false;
+  return Object.values(options).every((value) => value === undefined);
+}
