@@ -1,13 +1,16 @@
 import type { Readable } from "node:stream";
-import { constants, createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import type * as Zlib from "node:zlib";
+import { lazyRequire } from "./lazy-require.js";
 
 const ignore = (): void => undefined;
-const flush = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
-const decoders: Readonly<Record<string, () => NodeJS.ReadWriteStream>> = {
-  gzip: () => createGunzip(flush),
-  "x-gzip": () => createGunzip(flush),
-  deflate: () => createInflate(flush),
-  br: () => createBrotliDecompress({ flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH }),
+// zlib only for a compressed body, which keelson does not ask for.
+const loadZlib = lazyRequire<typeof Zlib>("node:zlib", "compressed response bodies");
+const sync = (zlib: typeof Zlib) => ({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+const decoders: Readonly<Record<string, (zlib: typeof Zlib) => NodeJS.ReadWriteStream>> = {
+  gzip: (zlib) => zlib.createGunzip(sync(zlib)),
+  "x-gzip": (zlib) => zlib.createGunzip(sync(zlib)),
+  deflate: (zlib) => zlib.createInflate(sync(zlib)),
+  br: (zlib) => zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }),
 };
 
 /**
@@ -18,7 +21,7 @@ const decoders: Readonly<Record<string, () => NodeJS.ReadWriteStream>> = {
  */
 export function decodedBody(raw: Readable, encoding: string | string[] | undefined, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   const decoder = typeof encoding === "string" ? decoders[encoding.trim().toLowerCase()] : undefined;
-  const source: Readable = decoder ? (raw.pipe(decoder()) as unknown as Readable) : raw;
+  const source: Readable = decoder ? (raw.pipe(decoder(loadZlib())) as unknown as Readable) : raw;
   if (decoder) raw.once("error", (error) => source.destroy(error));
   const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
   return new ReadableStream<Uint8Array>(

@@ -1,7 +1,10 @@
-import { STATUS_CODES } from "node:http";
 import { nodeFetchUntouched } from "./node-fetch-untouched.js";
 import { decodedBody } from "./decoded-body.js";
+import { lazyRequire } from "./lazy-require.js";
 import { undiciRequest, type UndiciResponseData } from "./undici-request.js";
+
+// Loaded on the first request: importing an adapter stays as light as importing its SDK.
+const loadHTTP = lazyRequire<typeof import("node:http")>("node:http", "status texts");
 
 /**
  * The fetch keelson's own SDK clients send through: the same request on the same transport as
@@ -71,7 +74,7 @@ function toResponse(data: UndiciResponseData, url: string, signal: AbortSignal |
   let body: ReadableStream<Uint8Array> | null = null;
   if (nullBodyStatuses.has(status)) void data.body.dump();
   else body = decodedBody(data.body, headers["content-encoding"], signal);
-  const response = new Response(body, { status, statusText: STATUS_CODES[status] ?? "", headers: pairs });
+  const response = new Response(body, { status, statusText: loadHTTP().STATUS_CODES[status] ?? "", headers: pairs });
   Object.defineProperty(response, "url", { value: url });
   return response;
 }
