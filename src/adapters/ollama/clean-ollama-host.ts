@@ -1,5 +1,3 @@
-import { isIPv6 } from "node:net";
-
 /**
  * A host as the `ollama` CLI and server read OLLAMA_HOST (envconfig.Host): spaces and quotes around
  * it dropped (`"gpu-box:11434"`, as a .env file or a compose file may leave it), and an IPv6 address
@@ -8,5 +6,10 @@ import { isIPv6 } from "node:net";
  */
 export function cleanOllamaHost(host: string): string {
   const cleaned = host.trim().replace(/^["']+|["']+$/g, "").trim();
-  return isIPv6(cleaned) ? `[${cleaned}]` : cleaned;
+  return isBareIPv6(cleaned) ? `[${cleaned}]` : cleaned;
+}
+
+/** An IPv6 address as URL's own parser reads one (node:net's isIPv6 would cost its import, ~1.5 ms). */
+function isBareIPv6(host: string): boolean {
+  return host.indexOf(":") !== host.lastIndexOf(":") && !/[[\]/@]/.test(host) && URL.canParse(`http://[${host}]/`);
 }
