@@ -1,10 +1,7 @@
 import { nodeFetchUntouched } from "./node-fetch-untouched.js";
 import { decodedBody } from "./decoded-body.js";
-import { lazyRequire } from "./lazy-require.js";
+import { nextHop, redirectStatuses } from "./redirect-hop.js";
 import { undiciRequest, type UndiciResponseData } from "./undici-request.js";
-
-// Loaded on the first request: importing an adapter stays as light as importing its SDK.
-const loadHTTP = lazyRequire<typeof import("node:http")>("node:http", "status texts");
 
 /**
  * The fetch keelson's own SDK clients send through: the same request on the same transport as
@@ -36,9 +33,13 @@ export const leanFetch: typeof fetch = async (input, init) => {
   } catch (error) {
     throw signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error });
   }
-  if (data.statusCode >= 300 && data.statusCode < 400 && data.headers.location !== undefined) {
+  if (redirectStatuses.has(data.statusCode) && typeof data.headers.location === "string") {
     void data.body.dump();
-    return globalThis.fetch(input, init); // fetch follows redirects, with its rules for method and body
+    // fetch follows the rest of the way, with its rules; this hop is already answered, so it is not sent again.
+    const next = nextHop(target, data.statusCode, data.headers.location, init);
+    const response = await globalThis.fetch(next.url, next.init);
+    if (!response.redirected) Object.defineProperty(response, "redirected", { value: true });
+    return response;
   }
   return toResponse(data, url, signal);
 };
@@ -51,30 +52,29 @@ function sendable(init: RequestInit | undefined): boolean {
   return body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
 }
 
-/** Request headers as undici takes them: a record as it is, anything else as name/value pairs. */
-function requestHeaders(headers: RequestInit["headers"]): Record<string, string> | string[] | undefined {
-  if (headers === undefined || (typeof headers === "object" && !Array.isArray(headers) && !(headers instanceof Headers))) {
-    return headers as Record<string, string> | undefined;
-  }
+/**
+ * Request headers as undici takes them, as name/value pairs after fetch's own Headers rules: values
+ * stringified and stripped of leading and trailing whitespace (a key read from a file with its
+ * newline), invalid names or values rejected with fetch's TypeError.
+ */
+function requestHeaders(headers: RequestInit["headers"]): string[] | undefined {
+  if (headers === undefined) return undefined;
   const flat: string[] = [];
-  for (const [name, value] of headers as Iterable<[string, string]>) flat.push(name, value);
+  for (const [name, value] of headers instanceof Headers ? headers : new Headers(headers)) flat.push(name, value);
   return flat;
 }
 
 const nullBodyStatuses = new Set([204, 205, 304]);
 
 function toResponse(data: UndiciResponseData, url: string, signal: AbortSignal | undefined): Response {
-  const { statusCode: status, headers } = data;
-  const pairs: [string, string][] = [];
-  for (const name in headers) {
-    const value = headers[name];
-    if (Array.isArray(value)) for (const item of value) pairs.push([name, item]);
-    else if (value !== undefined) pairs.push([name, value]);
-  }
+  const { statusCode: status, headers, statusText } = data;
   let body: ReadableStream<Uint8Array> | null = null;
   if (nullBodyStatuses.has(status)) void data.body.dump();
   else body = decodedBody(data.body, headers["content-encoding"], signal);
-  const response = new Response(body, { status, statusText: loadHTTP().STATUS_CODES[status] ?? "", headers: pairs });
+  // The Response constructor takes 200-599 only; fetch hands over whatever status the server sent.
+  const inRange = status >= 200 && status <= 599;
+  const response = new Response(body, { status: inRange ? status : 200, statusText, headers: data.headerPairs });
   Object.defineProperty(response, "url", { value: url });
+  if (!inRange) Object.defineProperties(response, { status: { value: status }, ok: { value: false } });
   return response;
 }

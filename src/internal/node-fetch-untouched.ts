@@ -33,5 +33,9 @@ function isPlainAgent(dispatcher: unknown): boolean {
   const optionsKey = Object.getOwnPropertySymbols(dispatcher).find((key) => key.description === "options");
   const options = optionsKey === undefined ? undefined : (dispatcher as Record<symbol, unknown>)[optionsKey];
   if (typeof options !== "object" || options === null) return false;
+  // A factory of one's own (pools with their own connect, a proxy) is not kept in the options.
+  const factoryKey = Object.getOwnPropertySymbols(dispatcher).find((key) => key.description === "factory");
+  const factory = factoryKey === undefined ? undefined : (dispatcher as Record<symbol, unknown>)[factoryKey];
+  if (typeof factory !== "function" || factory.name !== "defaultFactory") return false;
   return Object.values(options).every((value) => value === undefined);
 }
