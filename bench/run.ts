@@ -65,7 +65,7 @@ try {
 
 const calls: CallCase[] = [...callSamples].map(([key, samples]) => {
   const [provider, kind, path] = key.split("|") as [CallCase["provider"], Kind, Path];
-  return { provider, kind, path, ...collect(samples) };
+  return { provider, kind, path, ...collect(samples), keelsonRoundP50s: samples.keelson.map((sample) => sample.p50Ms) };
 });
 const imports: ImportCase[] = [...importSamples].map(([key, samples]) => {
   const [provider, mode] = key.split("|") as [ImportCase["provider"], ImportMode];

@@ -15,6 +15,8 @@ export interface CallCase {
   ratioRange: Range<CallSample>;
   /** Where `ratio` may lie given the rounds' noise: a 95% bootstrap interval over the rounds (5 rounds or more). */
   ratioInterval: Partial<Range<CallSample>>;
+  /** keelson's p50 of each round, in round order: the forced and native cases of one round ran side by side. */
+  keelsonRoundP50s?: number[];
 }
 
 /** Per figure, [lowest, highest]. */
@@ -93,7 +95,10 @@ export function checkTargets(calls: CallCase[], imports: ImportCase[], providers
     const construct = imports.find((c) => c.provider === provider && c.mode === "construct");
     if (call) add(`${provider}: per call (p50), keelson ÷ raw`, call.ratio.p50Ms, 1.05, call.ratioInterval.p50Ms);
     if (stream) add(`${provider}: per stream (p50), keelson ÷ raw`, stream.ratio.p50Ms, 1.25, stream.ratioInterval.p50Ms);
-    if (call && forced) add(`${provider}: forced call ÷ native call (keelson, p50)`, forced.keelson.p50Ms / call.keelson.p50Ms, 1.05);
+    if (call && forced) {
+      const interval = forced.keelsonRoundP50s && call.keelsonRoundP50s ? ratioInterval(forced.keelsonRoundP50s, call.keelsonRoundP50s) : undefined;
+      add(`${provider}: forced call ÷ native call (keelson, p50)`, forced.keelson.p50Ms / call.keelson.p50Ms, 1.05, interval);
+    }
     if (construct) add(`${provider}: import + construct, keelson ÷ raw`, construct.ratio.ms, 1.15, construct.ratioInterval.ms);
     const rss = calls.filter((c) => c.provider === provider).map((c) => c.ratio.peakRssBytes);
     if (rss.length > 0) add(`${provider}: peak RSS, worst case, keelson ÷ raw`, Math.max(...rss), 1.1);
