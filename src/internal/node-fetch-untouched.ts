@@ -3,7 +3,8 @@ const globalDispatcherKey = Symbol.for("undici.globalDispatcher.1");
 let checkedFetch: unknown;
 let fetchIsNodes = false;
 let checkedDispatcher: unknown;
-let dispatcherIsDefault = false;
+// checkedDispatcher starts as undefined: no global dispatcher yet (Node's fetch has not run), the default.
+let dispatcherIsDefault = true;
 
 /**
  * Whether a request sent without Node's fetch would go the way fetch would send it: `globalThis.fetch`
@@ -18,7 +19,14 @@ export function nodeFetchUntouched(): boolean {
     checkedFetch = current;
     fetchIsNodes = typeof current === "function" && Function.prototype.toString.call(current).includes("internal/deps/undici/undici");
   }
-  if (!fetchIsNodes) return false;
+  return fetchIsNodes && globalDispatcherIsPlain();
+}
+
+/**
+ * Whether the process's global undici dispatcher is none or one like Node's own: not a proxy, a
+ * mock or an agent with options of its own, which every request on Node's fetch must go through.
+ */
+export function globalDispatcherIsPlain(): boolean {
   const dispatcher = (globalThis as Record<symbol, unknown>)[globalDispatcherKey];
   if (dispatcher !== checkedDispatcher) {
     checkedDispatcher = dispatcher;
