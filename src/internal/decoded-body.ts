@@ -5,13 +5,35 @@ import { lazyRequire } from "./lazy-require.js";
 const ignore = (): void => undefined;
 // zlib only for a compressed body, which keelson does not ask for.
 const loadZlib = lazyRequire<typeof Zlib>("node:zlib", "compressed response bodies");
+const loadStream = lazyRequire<typeof import("node:stream")>("node:stream", "compressed response bodies");
 const sync = (zlib: typeof Zlib) => ({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH });
 const decoders: Readonly<Record<string, (zlib: typeof Zlib) => NodeJS.ReadWriteStream>> = {
   gzip: (zlib) => zlib.createGunzip(sync(zlib)),
   "x-gzip": (zlib) => zlib.createGunzip(sync(zlib)),
-  deflate: (zlib) => zlib.createInflate(sync(zlib)),
+  deflate: (zlib) => deflateDecoder(zlib),
   br: (zlib) => zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }),
 };
+
+/** deflate as fetch reads it: zlib-wrapped, or raw (no zlib header) as some servers send it. */
+function deflateDecoder(zlib: typeof Zlib): NodeJS.ReadWriteStream {
+  const { Transform } = loadStream();
+  let inflate: Zlib.Inflate | Zlib.InflateRaw | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (!inflate) {
+        inflate = (chunk[0]! & 0x0f) === 0x08 ? zlib.createInflate(sync(zlib)) : zlib.createInflateRaw(sync(zlib));
+        inflate.on("data", (data: Buffer) => this.push(data));
+        inflate.once("error", (error) => this.destroy(error));
+      }
+      inflate.write(chunk, callback);
+    },
+    flush(callback) {
+      if (!inflate) return callback();
+      inflate.once("end", () => callback());
+      inflate.end();
+    },
+  });
+}
 
 /**
  * A response body as fetch hands it over: a byte stream, decoded when the server compressed it
@@ -20,9 +42,16 @@ const decoders: Readonly<Record<string, (zlib: typeof Zlib) => NodeJS.ReadWriteS
  * (the cause under it) when the connection fails. Cancelling it closes the request.
  */
 export function decodedBody(raw: Readable, encoding: string | string[] | undefined, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-  const decoder = typeof encoding === "string" ? decoders[encoding.trim().toLowerCase()] : undefined;
-  const source: Readable = decoder ? (raw.pipe(decoder(loadZlib())) as unknown as Readable) : raw;
-  if (decoder) raw.once("error", (error) => source.destroy(error));
+  // As fetch: a list of codings is undone last first; one it does not know (or more than 5) leaves the body as sent.
+  const codings = typeof encoding === "string" ? encoding.toLowerCase().split(",").map((coding) => coding.trim()).filter(Boolean).reverse() : [];
+  const chain = codings.length <= 5 && codings.every((coding) => Object.hasOwn(decoders, coding)) ? codings.map((coding) => decoders[coding]!) : [];
+  let source: Readable = raw;
+  for (const decoder of chain) {
+    const previous = source;
+    source = previous.pipe(decoder(loadZlib())) as unknown as Readable;
+    const next = source;
+    previous.once("error", (error) => next.destroy(error));
+  }
   const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
   return new ReadableStream<Uint8Array>(
     {
