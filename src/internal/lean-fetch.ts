@@ -17,14 +17,18 @@ export const leanFetch: typeof fetch = async (input, init) => {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : undefined;
   if (url === undefined || !nodeFetchUntouched() || !sendable(init)) return globalThis.fetch(input, init);
   const target = new URL(url);
-  if (target.protocol !== "http:" && target.protocol !== "https:") return globalThis.fetch(input, init);
+  // fetch refuses credentials in a URL and a few methods (CONNECT, TRACE, TRACK): it says so itself.
+  const method = normalizedMethod(init?.method);
+  if ((target.protocol !== "http:" && target.protocol !== "https:") || target.username !== "" || target.password !== "" || method === undefined) {
+    return globalThis.fetch(input, init);
+  }
   const signal = init?.signal ?? undefined;
   let data: UndiciResponseData;
   try {
     data = await undiciRequest({
       origin: target.origin,
       path: target.pathname + target.search,
-      method: init?.method ?? "GET",
+      method,
       headers: requestHeaders(init?.headers),
       body: (init?.body as string | Uint8Array | null | undefined) ?? undefined,
       signal,
@@ -43,6 +47,17 @@ export const leanFetch: typeof fetch = async (input, init) => {
   }
   return toResponse(data, url, signal);
 };
+
+const standardMethods = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
+const forbiddenMethods = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/** The method as fetch sends it (the standard ones upper-cased, others as given); undefined for one fetch refuses. */
+function normalizedMethod(method: string | undefined): string | undefined {
+  if (method === undefined) return "GET";
+  const upper = method.toUpperCase();
+  if (forbiddenMethods.has(upper)) return undefined;
+  return standardMethods.has(upper) ? upper : method;
+}
 
 /** A request whose body and options lean fetch sends as fetch would. */
 function sendable(init: RequestInit | undefined): boolean {

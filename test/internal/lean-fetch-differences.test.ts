@@ -170,3 +170,19 @@ describe("leanFetch on a redirect", () => {
     }
   });
 });
+
+describe("leanFetch on what fetch normalizes or refuses", () => {
+  it("should send a standard method written in lower case upper-cased, as fetch does", async () => {
+    server.handle((request, response) => sendJSON(response, 200, { method: request.method }));
+    for (const [, f] of transports) expect(await (await f(`${server.url}/m`, { method: "post", body: "{}" })).json()).toEqual({ method: "POST" });
+  });
+
+  it("should refuse a URL with credentials with fetch's TypeError, sending nothing", async () => {
+    const withCredentials = server.url.replace("http://", "http://user:secret@");
+    const errors: unknown[] = [];
+    for (const [, f] of transports) errors.push(await f(`${withCredentials}/c`).catch((error: unknown) => error));
+    expect(errors[0]).toBeInstanceOf(TypeError);
+    expect((errors[0] as Error).message).toBe((errors[1] as Error).message);
+    expect(server.requests).toHaveLength(0);
+  });
+});
