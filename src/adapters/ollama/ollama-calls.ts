@@ -1,4 +1,4 @@
-import type { AbortableAsyncIterator, ChatResponse, Ollama } from "ollama";
+import type { AbortableAsyncIterator, ChatResponse, Ollama } from "ollama/browser";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
