@@ -1,7 +1,7 @@
 import { nodeFetchUntouched } from "./node-fetch-untouched.js";
 import { decodedBody } from "./decoded-body.js";
 import { nextHop, redirectStatuses } from "./redirect-hop.js";
-import { undiciRequest, type UndiciResponseData } from "./undici-request.js";
+import { isUnlimitedAgent, undiciRequest, type UndiciResponseData } from "./undici-request.js";
 
 /**
  * The fetch keelson's own SDK clients send through: the same request on the same transport as
@@ -9,13 +9,17 @@ import { undiciRequest, type UndiciResponseData } from "./undici-request.js";
  * fetch's per-request machinery — about 120 µs less per request on a loopback server, which is more
  * than the rest of keelson costs. Anything it would not do exactly as fetch does goes to
  * `globalThis.fetch` instead: a patched fetch or a global dispatcher with options of its own, a
- * `Request` or a non-http(s) URL, a body other than text or bytes, a redirect. What the SDK gets
+ * `Request`, a non-http(s) URL or one with credentials, a body other than text or bytes, a
+ * dispatcher other than keelson's long-call agent, the hops after a redirect. What the SDK gets
  * back is a real `Response`; failures are fetch's (`TypeError: fetch failed` with the cause, the
  * signal's reason on an abort).
  */
 export const leanFetch: typeof fetch = async (input, init) => {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : undefined;
-  if (url === undefined || !nodeFetchUntouched() || !sendable(init)) return globalThis.fetch(input, init);
+  const dispatcher = (init as { dispatcher?: unknown } | undefined)?.dispatcher;
+  if (url === undefined || !nodeFetchUntouched() || !sendable(init) || (dispatcher !== undefined && !isUnlimitedAgent(dispatcher))) {
+    return globalThis.fetch(input, init);
+  }
   const target = new URL(url);
   // fetch refuses credentials in a URL and a few methods (CONNECT, TRACE, TRACK): it says so itself.
   const method = normalizedMethod(init?.method);
@@ -32,7 +36,7 @@ export const leanFetch: typeof fetch = async (input, init) => {
       headers: requestHeaders(init?.headers),
       body: (init?.body as string | Uint8Array | null | undefined) ?? undefined,
       signal,
-      unlimited: (init as { dispatcher?: unknown } | undefined)?.dispatcher !== undefined,
+      unlimited: dispatcher !== undefined,
     });
   } catch (error) {
     throw signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error });

@@ -77,3 +77,8 @@ export function unlimitedAgent(): object {
 function unlimitedDispatcher(): Dispatcher {
   return (unlimited ??= new (loadAgent())({ headersTimeout: 0, bodyTimeout: 0 }));
 }
+
+/** Whether a dispatcher is keelson's long-call agent (lean fetch sends on it; any other goes to fetch). */
+export function isUnlimitedAgent(dispatcher: unknown): boolean {
+  return dispatcher !== undefined && dispatcher === unlimited;
+}

@@ -163,4 +163,19 @@ describe("leanFetch", () => {
       await configured.close();
     }
   });
+
+  it("should send a request given a dispatcher of someone else's through globalThis.fetch, which honours it", async () => {
+    server.handle((_request, response) => sendJSON(response, 200, { from: "server" }));
+    const Agent = createRequire(import.meta.url)("undici/lib/dispatcher/agent.js") as new (options: object) => { on(event: string, listener: () => void): void; close(): Promise<void> };
+    const theirs = new Agent({ connect: { timeout: 4321 } });
+    let connected = 0;
+    theirs.on("connect", () => connected++);
+    try {
+      const response = await leanFetch(`${server.url}/theirs`, { dispatcher: theirs } as RequestInit);
+      expect(await response.json()).toEqual({ from: "server" });
+      expect(connected).toBe(1);
+    } finally {
+      await theirs.close();
+    }
+  });
 });
