@@ -1,6 +1,6 @@
-import { leanFetch } from "../../internal/lean-fetch.js";
 import type OpenAI from "openai";
 import { lazyRequire } from "../../internal/lazy-require.js";
+import { leanFetch } from "../../internal/lean-fetch.js";
 import { loadOpenAISDK } from "../openai/load-openai-sdk.js";
 import { entraTokenProvider } from "./entra-token-provider.js";
 

@@ -102,7 +102,7 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
       ? (url, init) => fetchOrRefuse(send, url, init)
       : async (url, init) => {
           const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
-          // A call whose timeout outlasts Node's fetch (5 minutes) is not cut off by it (Node's fetch only: a fetch of the caller's is theirs).
+          // A call whose timeout outlasts Node's fetch (5 minutes) is not cut off by it (on keelson's or Node's fetch: another fetch of the caller's is theirs).
           const dispatcher = baseFetch === leanFetch || baseFetch === globalThis.fetch ? longCallDispatcher(signal) : undefined;
           const request = dispatcher ? ({ ...init, signal: linked, dispatcher } as RequestInit) : linked ? { ...init, signal: linked } : init;
           const response = await fetchOrRefuse(send, url, request);

@@ -16,7 +16,7 @@ import { ollamaSecrets } from "./ollama-secrets.js";
 import { sdkHeaderOverrides } from "./sdk-header-overrides.js";
 
 // The SDK's browser build: the Node one adds only reading images from file paths (keelson sends
-// image bytes) and costs ~0.4 ms more to load (node:fs, node:path, a second module).
+// image bytes) and costs ~0.15 ms more to load (node:fs, node:path, a second module).
 const loadOllama = lazyRequire<typeof import("ollama/browser")>("ollama", "the Ollama adapter (keelson/ollama)", "ollama/browser");
 const withCalls = lazyImport(() => import("./ollama-calls.js"));
 
