@@ -90,7 +90,7 @@ function assistantContent(message: AssistantMessage, options: ConvertOptions): C
 }
 
 function toolResult(message: ToolMessage, options: ConvertOptions): ContentBlock {
-  if (!options.toolBlocks) return { text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${message.content}` };
+  if (!options.toolBlocks) return { text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${toolOutputText(message.content)}` };
   return { toolResult: { toolUseId: bedrockToolUseId(message.toolCallId), content: [{ text: toolOutputText(message.content) }] } };
 }
 
