@@ -15,7 +15,7 @@ export interface OllamaChatModelOptions extends ChatModelOptions {
    * @default clients built from `host`, `headers` and `fetch`: one per model for plain calls, a light one per streamed or abortable request
    */
   client?: Ollama;
-  /** Headers sent with every request (for a proxy or ollama.com: `Authorization`); a `User-Agent` or `Accept` here replaces the SDK's. @default none */
+  /** Headers sent with every request (for a proxy or ollama.com: `Authorization`); a `User-Agent`, `Accept` or `Content-Type` here replaces the SDK's. @default none */
   headers?: Record<string, string>;
   /** The fetch every request goes through. @default keelson's lean fetch: undici as Node's fetch uses it, without fetch's per-request machinery (`globalThis.fetch` when that is patched or a global dispatcher is set) */
   fetch?: typeof fetch;
