@@ -1,7 +1,7 @@
 import { callError, callSignal, throwIfAborted } from "../internal/abort.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
-import { ChatModelEmitter } from "./chat-model-emitter.js";
+import { ChatModelEmitter, noListeners } from "./chat-model-emitter.js";
 import type { ChatModelOptions, ChatModelProfile } from "./chat-model-options.js";
 import type { ChatModelEvents } from "./events.js";
 import type {
@@ -46,7 +46,8 @@ export abstract class ChatModel {
   readonly modelId: string;
   /** The tool_choice values this provider honours; the ladder falls back for the rest. */
   toolChoiceSupport: Set<ToolChoiceMode>;
-  readonly emitter: ChatModelEmitter;
+  /** The emitter, once `emitter` was first read: until then no one can be listening. */
+  private madeEmitter: ChatModelEmitter | undefined;
   toolCallFallbackViaResponseFormat: boolean;
   supportsToolCalling: boolean;
   supportsStructuredOutput: boolean;
@@ -80,7 +81,7 @@ export abstract class ChatModel {
       throw new TypeError(`maxRepairAttempts must be a non-negative integer, got ${options.maxRepairAttempts}.`);
     }
     this.modelId = modelId;
-    this.emitter = new ChatModelEmitter();
+    this.madeEmitter = undefined;
     this.toolChoiceSupport = toToolChoiceSupport(options.toolChoiceSupport ?? profile.toolChoiceSupport);
     this.toolCallFallbackViaResponseFormat = options.toolCallFallbackViaResponseFormat ?? true;
     this.supportsToolCalling = options.supportsToolCalling ?? profile.supportsToolCalling ?? true;
@@ -104,11 +105,19 @@ export abstract class ChatModel {
     return "";
   }
 
+  /**
+   * The model's events (eventemitter3, guarded listeners): made on first read, so a model nobody
+   * listens to never loads eventemitter3.
+   */
+  get emitter(): ChatModelEmitter {
+    return (this.madeEmitter ??= new ChatModelEmitter());
+  }
+
   /** One reply. */
   async create(input: ChatModelInput): Promise<ChatModelOutput> {
-    // Each event's payload is built only when the event has a listener.
-    const { emitter } = this;
+    // Each event's payload is built only when the event has a listener; a listener added mid-call counts from then on.
     const callId = ++callCount;
+    let emitter = this.madeEmitter ?? noListeners;
     if (emitter.listening.start) emitter.emit("start", { input, callId });
     const linked = callSignal(input?.signal, input?.timeout, false, this.plainCallsShareInertSignal);
     const { signal } = linked;
@@ -116,11 +125,13 @@ export abstract class ChatModel {
       throwIfAborted(signal);
       const calls = this.modelCalls(callPipeline.loaded ?? (await callPipeline.load()));
       const output = await calls.create(calls.prepare(input, callId), signal);
+      emitter = this.madeEmitter ?? noListeners;
       if (emitter.listening.success) emitter.emit("success", { input, callId, output });
       if (emitter.listening.finish) emitter.emit("finish", { input, callId, output });
       return output;
     } catch (caught) {
       const error = callError(caught, signal);
+      emitter = this.madeEmitter ?? noListeners;
       if (emitter.listening.error) emitter.emit("error", { input, callId, error });
       if (emitter.listening.finish) emitter.emit("finish", { input, callId, error });
       throw error;
@@ -169,7 +180,7 @@ export abstract class ChatModel {
       toolChoiceSupport: new Set(this.toolChoiceSupport),
       parameters: this.parameters === undefined ? undefined : structuredClone(this.parameters),
       retry: { ...this.retry },
-      emitter: new ChatModelEmitter(),
+      madeEmitter: undefined,
       callsCache: undefined,
     });
     return copy;
@@ -207,12 +218,14 @@ export abstract class ChatModel {
       request: (input, context) => this._create(input, context),
       requestStream: (input, context) => this._createStream(input, context),
       endpoint: () => this.endpoint,
+      events: () => this.madeEmitter ?? noListeners,
       emit: (event, payload) => this.emit(event, payload),
     }));
   }
 
   private emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
-    if (!this.emitter.listening[event]) return;
-    (this.emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
+    const emitter = this.madeEmitter;
+    if (!emitter?.listening[event]) return;
+    (emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
   }
 }

@@ -4,7 +4,7 @@ import type { CacheEntry } from "../cache/cache-entry.js";
 import { chunksFromCache, isCacheEntry, outputFromCache } from "../cache/cache-entry.js";
 import { entryFitsCall } from "../cache/entry-fits-call.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
-import type { ChatModelEmitter } from "../chat-model-emitter.js";
+import type { EventSink } from "../chat-model-emitter.js";
 import type { ChatModelOutput } from "../output.js";
 import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
@@ -15,7 +15,7 @@ import { schemaInputOf } from "./schema-input.js";
 export interface CacheSettings {
   cache: ChatModelCache;
   ttlMs: number | undefined;
-  emitter: ChatModelEmitter;
+  readonly emitter: EventSink;
 }
 
 /**

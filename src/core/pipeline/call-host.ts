@@ -1,4 +1,4 @@
-import type { ChatModelEmitter } from "../chat-model-emitter.js";
+import type { EventSink } from "../chat-model-emitter.js";
 import type { ProviderInput, RunContext } from "../input.js";
 import type { ProviderOutput } from "../output.js";
 import type { ResolvedRetryOptions } from "../retry/retry-options.js";
@@ -8,7 +8,8 @@ import type { ProviderError } from "../errors/provider-error.js";
 
 /** What the call runners need from the model: its settings, its emitter and its adapter hooks. */
 export interface CallHost {
-  readonly emitter: ChatModelEmitter;
+  /** The model's events, read afresh at each use: a listener added mid-call counts from then on. */
+  readonly emitter: EventSink;
   readonly retry: ResolvedRetryOptions;
   readonly maxRepairAttempts: number;
   request(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;

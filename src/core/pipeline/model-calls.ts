@@ -2,6 +2,7 @@ import type { CallSignal } from "../../internal/abort.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import { cacheKey } from "../cache/cache-key.js";
 import type { ProviderError } from "../errors/provider-error.js";
+import type { EventSink } from "../chat-model-emitter.js";
 import type { ChatModelEvents } from "../events.js";
 import type { ChatModelInput, ProviderInput, RunContext } from "../input.js";
 import type { ChatModelOutput, ProviderOutput } from "../output.js";
@@ -19,7 +20,7 @@ import { runStream } from "./run-stream.js";
 import type { StartedChunks } from "./stream-run.js";
 
 /** The model as its calls read it: its settings (read afresh each call), emitter, retry and cache. */
-export interface CalledModel extends Omit<CallSettings, "retry">, Pick<CallHost, "emitter" | "retry" | "maxRepairAttempts"> {
+export interface CalledModel extends Omit<CallSettings, "retry">, Pick<CallHost, "retry" | "maxRepairAttempts"> {
   readonly modelId: string;
   toolChoiceSupport: Set<ToolChoiceMode>;
   cache: ChatModelCache;
@@ -31,6 +32,8 @@ export interface ModelHooks {
   request(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
   requestStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
   endpoint(): string;
+  /** The model's events as they are now: its emitter, or no listeners while nobody has made it. */
+  events(): EventSink;
   emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void;
 }
 
@@ -53,7 +56,9 @@ export class ModelCalls {
     this.#modelClass = model.constructor.name;
     this.#hooks = hooks;
     this.#host = {
-      emitter: model.emitter,
+      get emitter() {
+        return hooks.events();
+      },
       retry: model.retry,
       // Read at each repair: a model's maxRepairAttempts assigned after its first call holds for the calls after it.
       get maxRepairAttempts() {
@@ -92,13 +97,14 @@ export class ModelCalls {
     const { signal } = linked;
     const key = this.#cacheKey(call);
     if (key === undefined) return { chunks: runStream(this.#host, call, linked, end), settlesItself: end !== undefined };
-    const { emitter } = this.#model;
+    const host = this.#host;
     let stoppedByListener = false;
     const stop = () => {
       stoppedByListener = true;
       linked.abort();
     };
     const onToken = (chunk: ChatModelChunk) => {
+      const emitter = host.emitter;
       if (emitter.listensForTokens) emitter.emit("newToken", { input: call.input, callId: call.callId, chunk, abort: stop });
     };
     const run = () => runStream(this.#host, call, linked);
@@ -131,6 +137,13 @@ export class ModelCalls {
 
   #cacheSettings(): CacheSettings {
     const model = this.#model;
-    return { cache: model.cache, ttlMs: model.cacheTtlMs, emitter: model.emitter };
+    const host = this.#host;
+    return {
+      cache: model.cache,
+      ttlMs: model.cacheTtlMs,
+      get emitter() {
+        return host.emitter;
+      },
+    };
   }
 }
