@@ -110,7 +110,13 @@ export abstract class ChatModel {
    * listens to never loads eventemitter3.
    */
   get emitter(): ChatModelEmitter {
-    return (this.madeEmitter ??= new ChatModelEmitter());
+    let emitter = this.madeEmitter;
+    if (emitter === undefined) {
+      emitter = this.madeEmitter = new ChatModelEmitter();
+      // Calls in flight read it from here on.
+      this.callsCache?.useEmitter(emitter);
+    }
+    return emitter;
   }
 
   /** One reply. */
@@ -218,7 +224,7 @@ export abstract class ChatModel {
       request: (input, context) => this._create(input, context),
       requestStream: (input, context) => this._createStream(input, context),
       endpoint: () => this.endpoint,
-      events: () => this.madeEmitter ?? noListeners,
+      emitter: this.madeEmitter ?? noListeners,
       emit: (event, payload) => this.emit(event, payload),
     }));
   }

@@ -8,7 +8,7 @@ import type { ProviderError } from "../errors/provider-error.js";
 
 /** What the call runners need from the model: its settings, its emitter and its adapter hooks. */
 export interface CallHost {
-  /** The model's events, read afresh at each use: a listener added mid-call counts from then on. */
+  /** The model's events, read at each use: the emitter once made (a listener added mid-call counts from then on). */
   readonly emitter: EventSink;
   readonly retry: ResolvedRetryOptions;
   readonly maxRepairAttempts: number;

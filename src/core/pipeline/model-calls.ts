@@ -32,8 +32,8 @@ export interface ModelHooks {
   request(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
   requestStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
   endpoint(): string;
-  /** The model's events as they are now: its emitter, or no listeners while nobody has made it. */
-  events(): EventSink;
+  /** The model's events when its calls are made: its emitter, or no listeners while nobody has made it (then `useEmitter`). */
+  readonly emitter: EventSink;
   emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void;
 }
 
@@ -45,7 +45,7 @@ export interface ModelHooks {
 export class ModelCalls {
   readonly #model: CalledModel;
   readonly #hooks: ModelHooks;
-  readonly #host: CallHost;
+  readonly #host: CallHost & { emitter: EventSink };
   /** The model's class name: constant for its calls, and a native accessor to read, so read once. */
   readonly #modelClass: string;
   readonly #shapes = new CallShapes();
@@ -56,9 +56,7 @@ export class ModelCalls {
     this.#modelClass = model.constructor.name;
     this.#hooks = hooks;
     this.#host = {
-      get emitter() {
-        return hooks.events();
-      },
+      emitter: hooks.emitter,
       retry: model.retry,
       // Read at each repair: a model's maxRepairAttempts assigned after its first call holds for the calls after it.
       get maxRepairAttempts() {
@@ -73,6 +71,11 @@ export class ModelCalls {
       requestStream: hooks.requestStream,
       learn: (error, call) => this.#learn(error, call),
     };
+  }
+
+  /** The model's emitter, made after its calls were: calls in flight and to come read it from now on. */
+  useEmitter(emitter: EventSink): void {
+    this.#host.emitter = emitter;
   }
 
   prepare(input: ChatModelInput, callId: number): PreparedCall {
