@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import EventEmitter from "eventemitter3";
 import { describe, expect, it } from "vitest";
-import { ScriptedChatModel, textStep } from "../../src/testing/index.js";
+import { ScriptedChatModel, streamStep, textStep } from "../../src/testing/index.js";
 import { callModes, runCall, user } from "../support/run-modes.js";
 
 describe("ChatModel's emitter, made on first read", () => {
@@ -38,5 +38,18 @@ describe("ChatModel's emitter, made on first read", () => {
     model.emitter.on("finish", () => seen.push("finish"));
     await call;
     expect(seen).toEqual(["success", "finish"]);
+  });
+
+  it("should give a newToken listener added mid-stream the chunks from then on", async () => {
+    const model = new ScriptedChatModel([streamStep(["a", "b", "c"])]);
+    const tokens: string[] = [];
+    const iterator = model.createStream({ messages: [user("hi")] })[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(first.value).toMatchObject({ type: "text-delta", text: "a" });
+    model.emitter.on("newToken", ({ chunk }) => {
+      if (chunk.type === "text-delta") tokens.push(chunk.text);
+    });
+    while (!(await iterator.next()).done);
+    expect(tokens).toEqual(["b", "c"]);
   });
 });
