@@ -5,6 +5,7 @@ import OpenAI from "openai";
 import { leanFetch } from "../../src/internal/lean-fetch.js";
 import { OpenAIChatModel } from "../../src/adapters/openai/index.js";
 import { OllamaChatModel } from "../../src/adapters/ollama/index.js";
+import { withGlobalDispatcher } from "../support/global-dispatcher.js";
 import { sendJSON, useLoopbackServer } from "../support/loopback-server.js";
 import { openAITextReply } from "../support/openai-wire.js";
 import { ollamaTextReply } from "../adapters/ollama/ollama-harness.js";
@@ -113,18 +114,11 @@ describe("leanFetch where it once differed from Node's fetch, through the SDKs",
     const Pool = require("undici/lib/dispatcher/pool.js");
     const used: string[] = [];
     const configured = new Agent({ factory: (origin: string, opts: object) => (used.push(origin), new Pool(origin, opts)) });
-    const key = Symbol.for("undici.globalDispatcher.1");
-    const globals = globalThis as Record<symbol, unknown>;
-    const previous = globals[key];
-    globals[key] = configured;
-    try {
+    await withGlobalDispatcher(configured, async () => {
       const response = await leanFetch(`${server.url}/via-factory`);
       expect(await response.json()).toEqual({ ok: true });
       expect(used).toEqual([server.url]);
-    } finally {
-      globals[key] = previous;
-      await configured.close();
-    }
+    });
   });
 
   it("should hand back a status outside 200-599 as a Response, as Node's fetch does", async () => {

@@ -1,11 +1,10 @@
-import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { leanFetch } from "../../src/internal/lean-fetch.js";
+import { undiciAgent, withGlobalDispatcher } from "../support/global-dispatcher.js";
 import { sendJSON, useLoopbackServer } from "../support/loopback-server.js";
 
 const server = useLoopbackServer();
-const globalDispatcherKey = Symbol.for("undici.globalDispatcher.1");
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -147,27 +146,19 @@ describe("leanFetch", () => {
 
   it("should go through the global dispatcher someone set (a proxy, a CA), as Node's fetch would", async () => {
     server.handle((_request, response) => sendJSON(response, 200, { ok: true }));
-    const Agent = createRequire(import.meta.url)("undici/lib/dispatcher/agent.js") as new (options: object) => { on(event: string, listener: () => void): void; close(): Promise<void> };
-    const configured = new Agent({ connect: { timeout: 4321 } });
+    const configured = undiciAgent({ connect: { timeout: 4321 } });
     let connected = 0;
     configured.on("connect", () => connected++);
-    const globals = globalThis as Record<symbol, unknown>;
-    const previous = globals[globalDispatcherKey];
-    globals[globalDispatcherKey] = configured;
-    try {
+    await withGlobalDispatcher(configured, async () => {
       const response = await leanFetch(`${server.url}/via-dispatcher`);
       expect(await response.json()).toEqual({ ok: true });
       expect(connected).toBe(1);
-    } finally {
-      globals[globalDispatcherKey] = previous;
-      await configured.close();
-    }
+    });
   });
 
   it("should send a request given a dispatcher of someone else's through globalThis.fetch, which honours it", async () => {
     server.handle((_request, response) => sendJSON(response, 200, { from: "server" }));
-    const Agent = createRequire(import.meta.url)("undici/lib/dispatcher/agent.js") as new (options: object) => { on(event: string, listener: () => void): void; close(): Promise<void> };
-    const theirs = new Agent({ connect: { timeout: 4321 } });
+    const theirs = undiciAgent({ connect: { timeout: 4321 } });
     let connected = 0;
     theirs.on("connect", () => connected++);
     try {

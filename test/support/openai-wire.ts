@@ -73,3 +73,16 @@ export function answerWithText(server: LoopbackServer, text: string): void {
     response.end(step.body as string);
   });
 }
+
+/** One chat.completion.chunk of a stream, as JSON: choice 0 with `delta`, and its finish reason. */
+export function streamChunk(delta: object, finish: string | null = null, model = "some-model"): string {
+  return JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+}
+
+/** The server answers every request with these SSE payloads (then `[DONE]`). */
+export function answerWithStream(server: LoopbackServer, payloads: readonly string[]): void {
+  server.handle((_request, response) => {
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    response.end(ssePayloads(payloads));
+  });
+}

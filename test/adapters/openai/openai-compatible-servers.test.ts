@@ -6,7 +6,7 @@ import { OpenAIChatModel } from "../../../src/adapters/openai/index.js";
 import { ProviderError } from "../../../src/index.js";
 import type { LoopbackServer } from "../../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../../support/loopback-server.js";
-import { openAITextReply, ssePayloads } from "../../support/openai-wire.js";
+import { answerWithStream, openAITextReply, streamChunk } from "../../support/openai-wire.js";
 import { call, callModes } from "../../support/run-modes.js";
 
 const apiKey = "sk-test-SENTINEL-123";
@@ -25,13 +25,8 @@ describe("OpenAIChatModel", () => {
   // Gemini's OpenAI-compatible endpoint (and some proxies) stream tool-call deltas without
   // `index` (openai/openai-python#2806, AstrBotDevs/AstrBot#6661, THU-MAIC/OpenMAIC#1556).
   describe("streamed tool-call deltas without index", () => {
-    const chunk = (delta: object, finish: string | null = null) =>
-      JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 1, model: "gemini-2.5-flash", choices: [{ index: 0, delta, finish_reason: finish }] });
-    const answer = (payloads: string[]) =>
-      server.handle((_request, response) => {
-        response.writeHead(200, { "content-type": "text/event-stream" });
-        response.end(ssePayloads(payloads));
-      });
+    const chunk = (delta: object, finish: string | null = null) => streamChunk(delta, finish, "gemini-2.5-flash");
+    const answer = (payloads: string[]) => answerWithStream(server, payloads);
     const model = () =>
       new OpenAIChatModel("gemini-2.5-flash", { baseURL: `${server.url}/v1`, apiKey, allowParallelToolCalls: true, retry: { maxRetries: 0 }, maxRepairAttempts: 0 });
 
@@ -81,14 +76,9 @@ describe("OpenAIChatModel", () => {
   // vLLM's later fragments carry `id: ''`, SGLang's repeat the call's id (the ChoiceDeltaToolCall
   // traces quoted in InternLM/lmdeploy#3412; also sgl-project/sglang#6310, agno-agi/agno#8880).
   describe("streamed tool calls that all carry index 0", () => {
-    const chunk = (delta: object, finish: string | null = null) =>
-      JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 1, model: "Qwen3-8B", choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chunk = (delta: object, finish: string | null = null) => streamChunk(delta, finish, "Qwen3-8B");
     const call = (id: string, fields: { name?: string; arguments: string }) => ({ tool_calls: [{ index: 0, id, type: "function", function: fields }] });
-    const answer = (payloads: string[]) =>
-      server.handle((_request, response) => {
-        response.writeHead(200, { "content-type": "text/event-stream" });
-        response.end(ssePayloads(payloads));
-      });
+    const answer = (payloads: string[]) => answerWithStream(server, payloads);
     const model = () =>
       new OpenAIChatModel("Qwen3-8B", { baseURL: `${server.url}/v1`, apiKey, allowParallelToolCalls: true, retry: { maxRetries: 0 }, maxRepairAttempts: 0 });
     const expected = [

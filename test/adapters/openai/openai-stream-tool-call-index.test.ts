@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { OpenAIChatModel } from "../../../src/adapters/openai/index.js";
 import { useLoopbackServer } from "../../support/loopback-server.js";
-import { ssePayloads } from "../../support/openai-wire.js";
+import { answerWithStream, streamChunk } from "../../support/openai-wire.js";
 
 const user = [{ role: "user" as const, content: "Weather in Paris and Rome?" }];
 const cityTool = (name: string) => ({ name, inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } });
@@ -11,13 +11,8 @@ const cityTool = (name: string) => ({ name, inputSchema: { type: "object", prope
 const server = useLoopbackServer();
 
 describe("OpenAIChatModel streamed tool calls with an index each", () => {
-  const chunk = (delta: object, finish: string | null = null) =>
-    JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 1, model: "some-model", choices: [{ index: 0, delta, finish_reason: finish }] });
-  const answer = (payloads: string[]) =>
-    server.handle((_request, response) => {
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      response.end(ssePayloads(payloads));
-    });
+  const chunk = streamChunk;
+  const answer = (payloads: string[]) => answerWithStream(server, payloads);
   const model = () =>
     new OpenAIChatModel("some-model", { baseURL: `${server.url}/v1`, apiKey: "sk-test", allowParallelToolCalls: true, retry: { maxRetries: 0 }, maxRepairAttempts: 0 });
 
