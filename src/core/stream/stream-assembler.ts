@@ -20,8 +20,13 @@ export class StreamAssembler {
   #text = "";
   #reasoning = "";
   #reasoningSignature: string | undefined;
-  /** The reasoning's blocks: one ends at its signature; a redacted one comes whole. */
-  readonly #reasoningParts: ReasoningPart[] = [];
+  /**
+   * The reasoning's closed blocks (one ends at its signature; a redacted one comes whole), made
+   * only when a block closes: most streams have one unsigned block, which `#reasoning` holds.
+   */
+  #reasoningParts: ReasoningPart[] | undefined;
+  /** Where the open block starts in `#reasoning`. */
+  #openPartStart = 0;
   readonly #toolCalls = new Map<number, PendingToolCall>();
   #usage: Partial<Usage> | undefined;
   #finishReason: FinishReason | undefined;
@@ -33,9 +38,11 @@ export class StreamAssembler {
         this.#text += chunk.text;
         break;
       case "reasoning-delta":
-        this.#reasoning += chunk.text;
-        if (chunk.signature) this.#reasoningSignature = chunk.signature;
-        this.#addReasoningPart(chunk);
+        if (chunk.redactedData !== undefined) this.#addRedactedPart(chunk.text, chunk.redactedData);
+        else {
+          this.#reasoning += chunk.text;
+          if (chunk.signature) this.#closeOpenPart(chunk.signature);
+        }
         break;
       case "tool-call-delta":
         this.#addToolCallDelta(chunk);
@@ -59,18 +66,29 @@ export class StreamAssembler {
     }
   }
 
-  #addReasoningPart(chunk: Extract<ChatModelChunk, { type: "reasoning-delta" }>): void {
-    if (chunk.redactedData !== undefined) {
-      this.#reasoningParts.push({ type: "reasoning", text: chunk.text, redactedData: chunk.redactedData });
-      return;
-    }
-    let open = this.#reasoningParts.at(-1);
-    if (!open || open.signature !== undefined || open.redactedData !== undefined) {
-      open = { type: "reasoning", text: "" };
-      this.#reasoningParts.push(open);
-    }
-    open.text += chunk.text;
-    if (chunk.signature) open.signature = chunk.signature;
+  /** The open block, ended by its signature (or, unsigned, by a redacted block after it). */
+  #closeOpenPart(signature?: string): void {
+    const text = this.#reasoning.slice(this.#openPartStart);
+    if (signature) this.#reasoningSignature = signature;
+    if (signature || text !== "") (this.#reasoningParts ??= []).push({ type: "reasoning", text, ...(signature ? { signature } : {}) });
+    this.#openPartStart = this.#reasoning.length;
+  }
+
+  #addRedactedPart(text: string, redactedData: string): void {
+    this.#closeOpenPart();
+    this.#reasoningParts!.push({ type: "reasoning", text, redactedData });
+    this.#reasoning += text;
+    this.#openPartStart = this.#reasoning.length;
+  }
+
+  /** Every block, the open one last: only when the stream had more than one, or a redacted one. */
+  #allReasoningParts(): ReasoningPart[] | undefined {
+    const closed = this.#reasoningParts;
+    if (closed === undefined) return undefined;
+    const open = this.#reasoning.slice(this.#openPartStart);
+    const parts = open === "" ? closed.map((part) => ({ ...part })) : [...closed.map((part) => ({ ...part })), { type: "reasoning" as const, text: open }];
+    // One unredacted block is what `reasoning` and `reasoningSignature` say already.
+    return parts.length > 1 || parts.some((part) => part.redactedData !== undefined) ? parts : undefined;
   }
 
   #addToolCallDelta(chunk: Extract<ChatModelChunk, { type: "tool-call-delta" }>): void {
@@ -109,10 +127,11 @@ export class StreamAssembler {
       usage: this.#usage,
       raw: this.#raw,
       ...(this.#reasoningSignature ? { reasoningSignature: this.#reasoningSignature } : {}),
-      // One unredacted block is what `reasoning` and `reasoningSignature` say already.
-      ...(this.#reasoningParts.length > 1 || this.#reasoningParts.some((part) => part.redactedData !== undefined)
-        ? { reasoningParts: this.#reasoningParts.map((part) => ({ ...part })) }
-        : {}),
+      ...withReasoningParts(this.#allReasoningParts()),
     };
   }
+}
+
+function withReasoningParts(parts: ReasoningPart[] | undefined): { reasoningParts?: ReasoningPart[] } {
+  return parts === undefined ? {} : { reasoningParts: parts };
 }
