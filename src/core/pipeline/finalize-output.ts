@@ -9,6 +9,7 @@ import { finalizeToolCall } from "./finalize-tool-call.js";
 import { parseStructure } from "./parse-structure.js";
 import { readUnionReply, recoverFromText, shouldRecover } from "./read-text-calls.js";
 import { recordSchemaInput, schemaInputOf } from "./schema-input.js";
+import { reasoningBlocksOf } from "../stream/reasoning-deltas.js";
 
 /** The caller's output but for `meta`, which the attempt loop adds to this same object. */
 export type FinalOutput = Omit<ChatModelOutput, "meta"> & { meta: ChatModelOutput["meta"] | undefined };
@@ -60,7 +61,7 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   // A structured answer carried by a forced tool is no tool call to the caller: it ends "stop".
   const finishReason =
     toolCalls.length > 0 && reported === "stop" ? "tool-calls" : rules.structureTool !== undefined && reported === "tool-calls" ? "stop" : reported;
-  const message: ChatModelOutput["message"] = { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, toolCalls, raw.reasoningParts) };
+  const message: ChatModelOutput["message"] = { role: "assistant", content: messageContent(text, reasoningBlocksOf(raw), toolCalls) };
   // `meta` is the attempt loop's to fill; its slot is made here, so filling it adds no property.
   const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw, meta: undefined };
   if (object !== undefined) final.object = object;
@@ -92,21 +93,10 @@ function demandsAnswer(rules: OutputRules): boolean {
   return rules.choice.mode === "required" || rules.choice.mode === "single" || rules.structure !== undefined;
 }
 
-/**
- * An assistant message's content: plain text alone, else reasoning, text and tool calls as parts.
- * The reasoning is one part, unless the provider's own blocks (`reasoningParts`) are given.
- */
-export function messageContent(
-  text: string,
-  reasoning: string,
-  signature: string | undefined,
-  toolCalls: ToolCall[],
-  reasoningParts?: readonly ReasoningPart[],
-): string | AssistantContentPart[] {
-  const hasReasoning = reasoningParts ? reasoningParts.length > 0 : reasoning !== "";
-  if (!hasReasoning && toolCalls.length === 0) return text;
-  const head: AssistantContentPart[] = reasoningParts ? reasoningParts.map((part) => ({ ...part })) : [];
-  if (!reasoningParts && reasoning !== "") head.push({ type: "reasoning", text: reasoning, ...(signature ? { signature } : {}) });
+/** An assistant message's content: plain text alone, else reasoning blocks (`reasoningBlocksOf`), text and tool calls as parts. */
+export function messageContent(text: string, reasoningBlocks: readonly ReasoningPart[], toolCalls: ToolCall[]): string | AssistantContentPart[] {
+  if (reasoningBlocks.length === 0 && toolCalls.length === 0) return text;
+  const head: AssistantContentPart[] = reasoningBlocks.map((part) => ({ ...part }));
   if (text !== "") head.push({ type: "text", text });
   // Copied, not pushed one by one: an array grown from [] by push is made room for 17 items.
   return head.length === 0 ? toolCalls.slice() : head.concat(toolCalls);

@@ -1,4 +1,5 @@
 import type { Attempt, ChatModelOutput, ProviderOutput } from "../output.js";
+import { reasoningBlocksOf } from "../stream/reasoning-deltas.js";
 import { messageContent } from "./finalize-output.js";
 import type { PreparedCall } from "./prepare-call.js";
 import { attemptOf, sumUsage } from "./settle-attempt.js";
@@ -9,7 +10,7 @@ export function partialOutput(raw: ProviderOutput, call: PreparedCall, attempts:
   const text = raw.text ?? "";
   const reasoning = raw.reasoning ?? "";
   return {
-    message: { role: "assistant", content: messageContent(text, reasoning, raw.reasoningSignature, [], raw.reasoningParts) },
+    message: { role: "assistant", content: messageContent(text, reasoningBlocksOf(raw), []) },
     text,
     toolCalls: [],
     reasoning,

@@ -9,7 +9,7 @@ import { optionsOf } from "./adapter-hooks.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import { readCassette, redactSecrets } from "./cassette.js";
 import { canonicalInput, lineDiff, sharedLines } from "./input-diff.js";
-import { reasoningDeltas } from "../../core/stream/reasoning-deltas.js";
+import { reasoningBlocksOf, reasoningDeltas } from "../../core/stream/reasoning-deltas.js";
 
 export interface ReplayChatModelOptions extends ChatModelOptions {
   /** The extra secrets the cassette was recorded with, so inputs holding them match their scrubbed recording. @default [] */
@@ -97,8 +97,7 @@ function replayedError(error: CassetteInteraction["error"], model: ReplayChatMod
 
 function chunksFromOutput(output: ProviderOutput): ChatModelChunk[] {
   // The provider's own reasoning blocks, each with its signature or redacted data, as a stream carries them.
-  const blocks = output.reasoningParts ?? (output.reasoning ? [{ type: "reasoning" as const, text: output.reasoning, ...(output.reasoningSignature ? { signature: output.reasoningSignature } : {}) }] : []);
-  const chunks: ChatModelChunk[] = reasoningDeltas(blocks);
+  const chunks: ChatModelChunk[] = reasoningDeltas(reasoningBlocksOf(output));
   if (output.text) chunks.push({ type: "text-delta", text: output.text });
   (output.toolCalls ?? []).forEach((call, index) => {
     const argsDelta = typeof call.args === "string" ? call.args : JSON.stringify(call.args);
