@@ -5,7 +5,6 @@ import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { eitherSignal, isAbortable, settleOnAbort } from "../../internal/abort.js";
 import { redactSecrets } from "../../internal/redact-secrets.js";
-import { leanFetch } from "../../internal/lean-fetch.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
@@ -102,8 +101,8 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
       ? (url, init) => fetchOrRefuse(send, url, init)
       : async (url, init) => {
           const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
-          // A call whose timeout outlasts Node's fetch (5 minutes) is not cut off by it (on keelson's or Node's fetch: another fetch of the caller's is theirs).
-          const dispatcher = baseFetch === leanFetch || baseFetch === globalThis.fetch ? longCallDispatcher(signal) : undefined;
+          // A call whose timeout outlasts Node's fetch (5 minutes) is not cut off by it.
+          const dispatcher = longCallDispatcher(signal, baseFetch);
           const request = dispatcher ? ({ ...init, signal: linked, dispatcher } as RequestInit) : linked ? { ...init, signal: linked } : init;
           const response = await fetchOrRefuse(send, url, request);
           return stream ? strictNDJSON(response) : response;

@@ -5,8 +5,7 @@ import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { abortError, fetchPatienceMs, isAbortable, maxTimerMs, outlastsFetch, settleOnAbort, timeLeft } from "../../internal/abort.js";
-import { leanFetch } from "../../internal/lean-fetch.js";
-import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
+import { longCallDispatcher, sendsWithFetchLimits } from "../../internal/long-call-dispatcher.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
 import { mapOpenAIError, notACompletion, refusesParallelToolCalls, refusesReasoningField } from "./map-openai-error.js";
@@ -114,14 +113,8 @@ function errorContext(connection: OpenAIConnection, input: ProviderInput, signal
     apiKey: typeof client.apiKey === "string" ? client.apiKey : undefined,
     toolChoice: input.toolChoice,
     hints: connection.errorHints(),
-    fetchLimitFirst: timeLeft(signal) === Infinity && usesNodeFetch(connection) && !(client.timeout <= fetchPatienceMs),
+    fetchLimitFirst: timeLeft(signal) === Infinity && sendsWithFetchLimits(clientFetch(connection)) && !(client.timeout <= fetchPatienceMs),
   };
-}
-
-/** Whether the client sends through keelson's or Node's own fetch (a client's own fetch is its owner's). */
-function usesNodeFetch(connection: OpenAIConnection): boolean {
-  const { fetch } = connection.client as unknown as { fetch?: unknown };
-  return fetch === leanFetch || fetch === globalThis.fetch;
 }
 
 /** The SDK's per-request options. */
@@ -132,7 +125,7 @@ type RequestOptions = NonNullable<Parameters<OpenAI["chat"]["completions"]["crea
  * listener); for a call with a `timeout`, the SDK's own timeout (10 minutes unless the client says
  * otherwise) moved past it, so that a longer call's timeout is the one that ends it; and for a call
  * that outlasts Node's fetch (5 minutes for headers, 5 between chunks), a transport without those
- * limits — on Node's fetch only: a client's own fetch is its owner's. A caller's client with the
+ * limits — on keelson's or Node's fetch only: another fetch is its owner's. A caller's client with the
  * SDK's retries on gets them turned off per request.
  */
 function requestOptions(connection: OpenAIConnection, signal: AbortSignal): RequestOptions {
@@ -147,6 +140,11 @@ function transportOptions(connection: OpenAIConnection, signal: AbortSignal): Re
   const left = timeLeft(signal);
   if (left === Infinity && !outlastsFetch(signal)) return { signal };
   const timeout = Math.min(Math.ceil(left) + 1000, maxTimerMs);
-  const dispatcher = usesNodeFetch(connection) ? longCallDispatcher(signal) : undefined;
+  const dispatcher = longCallDispatcher(signal, clientFetch(connection));
   return dispatcher ? { signal, timeout, fetchOptions: { dispatcher } as RequestOptions["fetchOptions"] & object } : { signal, timeout };
+}
+
+/** The fetch the client sends through (a client's own fetch is its owner's). */
+function clientFetch(connection: OpenAIConnection): unknown {
+  return (connection.client as unknown as { fetch?: unknown }).fetch;
 }
