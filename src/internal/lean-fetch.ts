@@ -36,8 +36,7 @@ export const leanFetch: typeof fetch = async (input, init) => {
       headers: requestHeaders(init?.headers),
       body: (init?.body as string | Uint8Array | null | undefined) ?? undefined,
       signal,
-      unlimited: dispatcher !== undefined,
-    });
+    }, dispatcher !== undefined);
   } catch (error) {
     throw signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error });
   }

@@ -8,8 +8,6 @@ export interface UndiciRequestOptions {
   headers: Record<string, string> | string[] | undefined;
   body: string | Uint8Array | undefined;
   signal: AbortSignal | undefined;
-  /** Without undici's 300 s limits for the headers and between body chunks (the call's own timeout ends it). */
-  unlimited: boolean;
 }
 
 export interface UndiciResponseData {
@@ -25,43 +23,46 @@ export interface UndiciResponseData {
 
 type Dispatcher = { dispatch(options: object, handler: object): boolean };
 type RawData = Omit<UndiciResponseData, "statusText" | "headerPairs">;
-type OnHeaders = (statusCode: number, rawHeaders: Buffer[], resume: () => void, statusMessage?: string) => boolean;
-type RequestHandler = new (options: object, callback: (error: Error | null, data: RawData) => void) => { onHeaders: OnHeaders };
-type RequestFunction = { RequestHandler: RequestHandler };
+interface RequestHandlerInstance {
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusMessage?: string): boolean;
+}
+type RequestHandler = new (options: object, callback: (error: Error | null, data: RawData) => void) => RequestHandlerInstance;
+type HeaderKeepingHandler = InstanceType<RequestHandler> & { statusText: string; headerPairs: [string, string][] };
 
-// undici's agent and request function by their own paths: its index loads fetch, WebSocket, caches
+// undici's agent and request handler by their own paths: its index loads fetch, WebSocket, caches
 // and more (~40 ms on first use against ~18).
 const purpose = "keelson's requests to providers";
-const loadAgent = lazyRequire<new (options?: Record<string, unknown>) => Dispatcher>("undici/lib/dispatcher/agent.js", purpose);
-const loadRequest = lazyRequire<RequestFunction>("undici/lib/api/api-request.js", purpose);
+const loadAgent = lazyRequire<new (options?: Record<string, unknown>) => Dispatcher>("undici", purpose, "undici/lib/dispatcher/agent.js");
+const loadRequest = lazyRequire<{ RequestHandler: RequestHandler }>("undici", purpose, "undici/lib/api/api-request.js");
 
 let limited: Dispatcher | undefined;
 let unlimited: Dispatcher | undefined;
+let Handler: new (options: object, callback: (error: Error | null, data: RawData) => void) => HeaderKeepingHandler;
+
+/** undici's request handler, keeping what its answer leaves out: the reason phrase and the raw header bytes. */
+function handlerClass(): typeof Handler {
+  return (Handler ??= class extends loadRequest().RequestHandler {
+    statusText = "";
+    headerPairs: [string, string][] = [];
+
+    override onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusMessage?: string): boolean {
+      if (statusCode >= 200) {
+        this.statusText = statusMessage ?? "";
+        for (let i = 0; i + 1 < rawHeaders.length; i += 2) this.headerPairs.push([rawHeaders[i]!.toString("latin1"), rawHeaders[i + 1]!.toString("latin1")]);
+      }
+      return super.onHeaders(statusCode, rawHeaders, resume, statusMessage);
+    }
+  });
+}
 
 /** undici's `request` on keelson's own keep-alive agent, with fetch's limits or without them. */
-export function undiciRequest(options: UndiciRequestOptions): Promise<UndiciResponseData> {
-  const { unlimited: withoutLimits, ...request } = options;
-  const agent = withoutLimits ? unlimitedDispatcher() : (limited ??= new (loadAgent())());
+export function undiciRequest(request: UndiciRequestOptions, withoutLimits: boolean): Promise<UndiciResponseData> {
+  const agent = withoutLimits ? unlimitedAgent() : (limited ??= new (loadAgent())());
   return new Promise((resolve, reject) => {
-    // undici's request handler, told to keep what its answer leaves out: the reason phrase and the raw header bytes.
-    let statusText = "";
-    let headerPairs: [string, string][] = [];
-    let handler: InstanceType<RequestHandler>;
     try {
-      handler = new (loadRequest().RequestHandler)(request, (error, data) => (error ? reject(error) : resolve({ ...data, statusText, headerPairs })));
-    } catch (error) {
-      return reject(error);
-    }
-    const onHeaders = handler.onHeaders;
-    handler.onHeaders = function (statusCode, rawHeaders, resume, statusMessage) {
-      if (statusCode >= 200) {
-        statusText = statusMessage ?? "";
-        headerPairs = [];
-        for (let i = 0; i + 1 < rawHeaders.length; i += 2) headerPairs.push([rawHeaders[i]!.toString("latin1"), rawHeaders[i + 1]!.toString("latin1")]);
-      }
-      return onHeaders.call(this, statusCode, rawHeaders, resume, statusMessage);
-    };
-    try {
+      const handler: HeaderKeepingHandler = new (handlerClass())(request, (error, data) =>
+        error ? reject(error) : resolve(Object.assign(data, { statusText: handler.statusText, headerPairs: handler.headerPairs })),
+      );
       agent.dispatch(request, handler);
     } catch (error) {
       reject(error);
@@ -70,11 +71,7 @@ export function undiciRequest(options: UndiciRequestOptions): Promise<UndiciResp
 }
 
 /** The agent for requests without the 300 s limits (a call whose own timeout is longer, or none at all). */
-export function unlimitedAgent(): object {
-  return unlimitedDispatcher();
-}
-
-function unlimitedDispatcher(): Dispatcher {
+export function unlimitedAgent(): Dispatcher {
   return (unlimited ??= new (loadAgent())({ headersTimeout: 0, bodyTimeout: 0 }));
 }
 
