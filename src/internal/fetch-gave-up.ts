@@ -1,3 +1,5 @@
+import { fetchPatienceMs } from "./abort.js";
+
 /** undici's codes for a request given up on by its transport (300 s each, as Node's fetch does), and what it was waiting for. */
 const fetchLimits: Readonly<Record<string, string>> = {
   UND_ERR_HEADERS_TIMEOUT: "the response",
@@ -24,7 +26,7 @@ export function fetchGaveUp(error: unknown): { code: string; waitingFor: string 
 /** What the caller is told: why the call ended, what to do, and why it was not retried. */
 export function fetchGaveUpAdvice(waitingFor: string): string {
   return (
-    `The request stopped waiting for ${waitingFor} after 300 s (Node's fetch's limit, which keelson's requests keep). A call that may take longer needs a timeout of its own: ` +
+    `The request stopped waiting for ${waitingFor} after ${fetchPatienceMs / 1000} s (Node's fetch's limit, which keelson's requests keep). A call that may take longer needs a timeout of its own: ` +
     "give it one, e.g. { timeout: 20 * 60_000 }, and keelson sends it without that limit. " +
     "(Not retried: the same generation would take as long again.)"
   );

@@ -12,7 +12,8 @@ export interface OllamaErrorContext {
 
 const refused = new Set(["ECONNREFUSED"]);
 const unreachable = new Set(["ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "UND_ERR_SOCKET"]);
-const timedOut = new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+// undici's header and body timeouts are fetchGaveUp's, told apart before these.
+const timedOut = new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT"]);
 const truncatedStream = "Did not receive done or success response in stream.";
 
 /**
