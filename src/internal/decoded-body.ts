@@ -45,13 +45,8 @@ export function decodedBody(raw: Readable, encoding: string | string[] | undefin
   // As fetch: a list of codings is undone last first; one it does not know (or more than 5) leaves the body as sent.
   const codings = typeof encoding === "string" ? encoding.toLowerCase().split(",").map((coding) => coding.trim()).filter(Boolean).reverse() : [];
   const chain = codings.length <= 5 && codings.every((coding) => Object.hasOwn(decoders, coding)) ? codings.map((coding) => decoders[coding]!) : [];
-  let source: Readable = raw;
-  for (const decoder of chain) {
-    const previous = source;
-    source = previous.pipe(decoder(loadZlib())) as unknown as Readable;
-    const next = source;
-    previous.once("error", (error) => next.destroy(error));
-  }
+  // pipeline passes an error on to the last stream and destroys them all when that one is.
+  const source = chain.length === 0 ? raw : (loadStream().pipeline([raw, ...chain.map((decoder) => decoder(loadZlib()))], ignore) as unknown as Readable);
   const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
   return new ReadableStream<Uint8Array>(
     {
@@ -65,7 +60,6 @@ export function decodedBody(raw: Readable, encoding: string | string[] | undefin
         }
       },
       async cancel() {
-        if (source !== raw) raw.on("error", ignore).destroy();
         await chunks.return?.();
       },
     },
