@@ -42,9 +42,7 @@ function deflateDecoder(zlib: typeof Zlib): NodeJS.ReadWriteStream {
  * (the cause under it) when the connection fails. Cancelling it closes the request.
  */
 export function decodedBody(raw: Readable, encoding: string | string[] | undefined, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-  // As fetch: a list of codings is undone last first; one it does not know (or more than 5) leaves the body as sent.
-  const codings = typeof encoding === "string" ? encoding.toLowerCase().split(",").map((coding) => coding.trim()).filter(Boolean).reverse() : [];
-  const chain = codings.length <= 5 && codings.every((coding) => Object.hasOwn(decoders, coding)) ? codings.map((coding) => decoders[coding]!) : [];
+  const chain = typeof encoding === "string" ? decoderChain(encoding) : [];
   // pipeline passes an error on to the last stream and destroys them all when that one is.
   const source = chain.length === 0 ? raw : (loadStream().pipeline([raw, ...chain.map((decoder) => decoder(loadZlib()))], ignore) as unknown as Readable);
   const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
@@ -65,4 +63,10 @@ export function decodedBody(raw: Readable, encoding: string | string[] | undefin
     },
     { highWaterMark: 0 },
   );
+}
+
+/** As fetch: a list of codings is undone last first; one it does not know (or more than 5) leaves the body as sent. */
+function decoderChain(encoding: string): ((zlib: typeof Zlib) => NodeJS.ReadWriteStream)[] {
+  const codings = encoding.toLowerCase().split(",").map((coding) => coding.trim()).filter(Boolean).reverse();
+  return codings.length <= 5 && codings.every((coding) => Object.hasOwn(decoders, coding)) ? codings.map((coding) => decoders[coding]!) : [];
 }
