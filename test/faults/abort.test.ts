@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Handler, LoopbackServer } from "../support/loopback-server.js";
 import { startLoopbackServer } from "../support/loopback-server.js";
-import { openAITextReply } from "../support/openai-wire.js";
+import { textReplyHandler } from "../support/openai-wire.js";
 import { replyWith } from "../adapters/ollama/ollama-harness.js";
 import { answerRaw, lastUserContent, neverAnswer, stallAfter } from "./fault-server.js";
 
@@ -15,12 +15,7 @@ const abortBoundMs = 100;
 /** A retry wait the abort must cut: 59 s asked (under the 60 s cap). */
 const longWait = { "retry-after": "59" };
 
-const openAIOk: Handler = (request, response) => {
-  const reply = openAITextReply("Hello there");
-  const step = request.json?.stream ? reply.stream! : reply.create!;
-  response.writeHead(200, step.headers);
-  response.end(step.body as string);
-};
+const openAIOk: Handler = textReplyHandler("Hello there");
 const ollamaOk = replyWith({ model: "llama3.2", created_at: "2025-01-01T00:00:00Z", message: { role: "assistant", content: "Hello there" }, done: true, done_reason: "stop" });
 
 const byPrompt: Record<string, { openai: Handler; ollama: Handler }> = {

@@ -7,7 +7,7 @@ import { MemoryCache } from "../../src/index.js";
 import type { ChatModel, ChatModelInput } from "../../src/index.js";
 import type { LoopbackServer } from "../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../support/loopback-server.js";
-import { openAITextReply } from "../support/openai-wire.js";
+import { sendTextReply } from "../support/openai-wire.js";
 import { lastUserContent } from "./fault-server.js";
 import { inProcessOpenAIModel } from "./in-process-openai.js";
 
@@ -85,10 +85,7 @@ describe("ChatModel through the real openai SDK", () => {
   it("should give each of 200 concurrent calls through one model with a MemoryCache its own answer, sharing identical ones", async () => {
     server.handle(async (request, response) => {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
-      const reply = openAITextReply(`answer to ${lastUserContent(request)}`);
-      const step = request.json?.stream ? reply.stream! : reply.create!;
-      response.writeHead(200, step.headers);
-      response.end(step.body as string);
+      sendTextReply(request, response, `answer to ${lastUserContent(request)}`);
     });
     const model = new OpenAIChatModel("gpt-4o-mini", { baseURL: `${server.url}/v1`, apiKey: "sk-concurrency", cache: new MemoryCache() });
     // 150 distinct prompts, then 50 calls that repeat 10 of them.
@@ -105,10 +102,7 @@ describe("ChatModel through the real openai SDK", () => {
       replies++;
       if (replies === 1) return sendJSON(response, 500, { error: { message: "try again" } });
       const text = replies === 2 ? '{"item":{"name":"get_weather","parameters":{"city":' : '{"item":{"name":"get_weather","parameters":{"city":"Oslo"}}}';
-      const reply = openAITextReply(text);
-      const step = request.json?.stream ? reply.stream! : reply.create!;
-      response.writeHead(200, step.headers);
-      response.end(step.body as string);
+      sendTextReply(request, response, text);
     });
     const messages = deepFreeze([
       { role: "system" as const, content: "Be brief." },

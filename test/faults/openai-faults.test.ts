@@ -5,7 +5,7 @@ import { ProviderError } from "../../src/index.js";
 import type { ChatModelInput } from "../../src/index.js";
 import type { Handler, LoopbackServer } from "../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../support/loopback-server.js";
-import { openAITextReply, readOwnOpenAIFixture } from "../support/openai-wire.js";
+import { readOwnOpenAIFixture, textReplyHandler } from "../support/openai-wire.js";
 import { callModes, settleCall } from "../support/run-modes.js";
 import {
   answerRaw,
@@ -23,12 +23,7 @@ const chunk = (delta: object, finishReason: string | null = null) =>
 const firstText = chunk({ role: "assistant", content: "Hel" });
 
 /** The normal reply ("Hello there"), as JSON for create and as SSE for createStream. */
-const ok: Handler = (request, response) => {
-  const reply = openAITextReply("Hello there");
-  const step = request.json?.stream ? reply.stream! : reply.create!;
-  response.writeHead(200, step.headers);
-  response.end(step.body as string);
-};
+const ok: Handler = textReplyHandler("Hello there");
 
 let server: LoopbackServer;
 beforeEach(async () => {

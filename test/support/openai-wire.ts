@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ConformanceReply, ReplayedRequest, ReplayResponse, WireSummary } from "../../src/testing/index.js";
-import type { LoopbackServer } from "./loopback-server.js";
+import type { ServerResponse } from "node:http";
+import type { Handler, LoopbackServer, RecordedRequest } from "./loopback-server.js";
 
 const ownFixturesDir = join(dirname(fileURLToPath(import.meta.url)), "../adapters/openai/__fixtures__");
 
@@ -64,14 +65,22 @@ export function readOpenAIRequest(request: ReplayedRequest): WireSummary {
   };
 }
 
+/** Answers one request with `text`: a chat completion, or its stream when the request streams. */
+export function sendTextReply(request: RecordedRequest, response: ServerResponse, text: string): void {
+  const reply = openAITextReply(text);
+  const step = (request.json as { stream?: boolean } | undefined)?.stream ? reply.stream! : reply.create!;
+  response.writeHead(200, step.headers);
+  response.end(step.body as string);
+}
+
+/** A handler answering every request with `text` (see sendTextReply). */
+export function textReplyHandler(text: string): Handler {
+  return (request, response) => sendTextReply(request, response, text);
+}
+
 /** The server answers every request with `text`: a chat completion, or its stream when the request streams. */
 export function answerWithText(server: LoopbackServer, text: string): void {
-  const reply = openAITextReply(text);
-  server.handle((request, response) => {
-    const step = (request.json as { stream?: boolean }).stream ? reply.stream! : reply.create!;
-    response.writeHead(200, step.headers);
-    response.end(step.body as string);
-  });
+  server.handle(textReplyHandler(text));
 }
 
 /** One chat.completion.chunk of a stream, as JSON: choice 0 with `delta`, and its finish reason. */
