@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import { lazyRequire } from "../../internal/lazy-require.js";
 import { leanFetch } from "../../internal/lean-fetch.js";
+import { env } from "../openai/create-openai-client.js";
 import { loadOpenAISDK } from "../openai/load-openai-sdk.js";
 import { entraTokenProvider } from "./entra-token-provider.js";
 
@@ -79,9 +80,4 @@ export function requireKeyFunctions(version: string | undefined): void {
     `AzureOpenAIChatModel: Entra ID on the v1 endpoint (/openai/v1) needs openai 5.18 or later, and ${version} is installed. ` +
       "Upgrade openai, or use the classic endpoint (without /openai/v1).",
   );
-}
-
-function env(name: string): string | undefined {
-  const value = process.env[name];
-  return value === undefined || value === "" ? undefined : value;
 }

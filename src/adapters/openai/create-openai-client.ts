@@ -41,7 +41,8 @@ export function isOpenAIBaseURL(url: string): boolean {
   return trimSlash(url) === openAIBaseURL;
 }
 
-function env(name: string): string | undefined {
+/** An environment variable, an empty one as unset. */
+export function env(name: string): string | undefined {
   const value = process.env[name];
   return value === undefined || value === "" ? undefined : value;
 }
