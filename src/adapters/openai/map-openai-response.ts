@@ -6,9 +6,8 @@ import { mapOpenAIUsage } from "./map-openai-usage.js";
 
 /** Reasoning text that OpenAI-compatible servers add to a message (`reasoning_content` or `reasoning`). */
 export function reasoningOf(message: object | null | undefined): string | undefined {
-  const fields = message as { reasoning_content?: unknown; reasoning?: unknown } | null | undefined;
-  const value = fields?.reasoning_content ?? fields?.reasoning;
-  return typeof value === "string" && value !== "" ? value : undefined;
+  const field = reasoningFieldOf(message);
+  return field === undefined ? undefined : (message as Record<OpenAIReasoningField, string>)[field];
 }
 
 /** Which field carries that reasoning, to send it back where this server reads it. */
