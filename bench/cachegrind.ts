@@ -16,7 +16,8 @@ const compiling = /v8::internal::compiler::|OptimizedCompilationJob|TurbofanComp
 const collecting = /Scavenger|MarkCompact|Marking|Sweeper|Heap::|Evacuat/;
 // glibc's malloc and free (V8's zones, Node's buffers): how long their paths run depends on the
 // native heap's layout, which moves between identical runs by up to 1% of a call's count.
-const allocating = /^(_int_malloc|_int_free|_int_realloc|_int_memalign|unlink_chunk|malloc_consolidate|sysmalloc|systrim|tcache_|malloc$|free$|cfree|realloc$|calloc$|__libc_(malloc|free|calloc|realloc))/;
+const allocating =
+  /^(_int_malloc|_int_free|_int_realloc|_int_memalign|unlink_chunk|malloc_consolidate|sysmalloc|systrim|tcache_|malloc$|free$|cfree|realloc$|calloc$|__libc_(malloc|free|calloc|realloc))/;
 
 /** Whether valgrind can be run here. */
 export function hasValgrind(): Promise<boolean> {
@@ -34,7 +35,11 @@ export function hasValgrind(): Promise<boolean> {
  * code count the same executed instructions to about a thousandth (glibc's allocator, counted
  * apart, moves more).
  */
-export async function countInstructions(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<InstructionCount> {
+export async function countInstructions(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<InstructionCount> {
   const dir = mkdtempSync(join(tmpdir(), "keelson-cachegrind-"));
   const out = join(dir, "cachegrind.out");
   try {
@@ -59,7 +64,13 @@ export async function countInstructions(script: string, args: string[], env: Nod
       let stderr = "";
       child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
       child.on("error", reject);
-      child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${script} ${args.join(" ")} under valgrind exited with ${code}:\n${stderr.slice(-2000)}`))));
+      child.on("exit", (code) =>
+        code === 0
+          ? resolve()
+          : reject(
+              new Error(`${script} ${args.join(" ")} under valgrind exited with ${code}:\n${stderr.slice(-2000)}`),
+            ),
+      );
     });
     return readCounts(readFileSync(out, "utf8"));
   } finally {
@@ -73,7 +84,13 @@ function readCounts(text: string): InstructionCount {
   for (const line of text.split("\n")) {
     if (line.startsWith("fn=")) {
       const name = line.slice(3);
-      kind = compiling.test(name) ? "compiling" : collecting.test(name) ? "collecting" : allocating.test(name) ? "allocating" : "executed";
+      kind = compiling.test(name)
+        ? "compiling"
+        : collecting.test(name)
+          ? "collecting"
+          : allocating.test(name)
+            ? "allocating"
+            : "executed";
     } else if (line.charCodeAt(0) >= 48 && line.charCodeAt(0) <= 57) {
       count[kind] += Number(line.split(" ")[1]);
     }

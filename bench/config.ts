@@ -30,10 +30,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     throw new TypeError(`BENCH_LISTENERS must be none, lifecycle or all, got ${JSON.stringify(listeners)}.`);
   }
   const fetch = env.BENCH_FETCH ?? "lean";
-  if (fetch !== "lean" && fetch !== "node") throw new TypeError(`BENCH_FETCH must be lean or node, got ${JSON.stringify(fetch)}.`);
+  if (fetch !== "lean" && fetch !== "node")
+    throw new TypeError(`BENCH_FETCH must be lean or node, got ${JSON.stringify(fetch)}.`);
   const providers = (env.BENCH_PROVIDERS ?? "openai,ollama").split(",").map((name) => name.trim());
   for (const provider of providers) {
-    if (provider !== "openai" && provider !== "ollama") throw new TypeError(`BENCH_PROVIDERS: unknown provider ${JSON.stringify(provider)}.`);
+    if (provider !== "openai" && provider !== "ollama")
+      throw new TypeError(`BENCH_PROVIDERS: unknown provider ${JSON.stringify(provider)}.`);
   }
   return {
     rounds: positiveInteger(env, "BENCH_ROUNDS", 5),

@@ -6,7 +6,10 @@ const script = fileURLToPath(new URL("./fake-server.mjs", import.meta.url));
 /** Starts the fake provider server in its own process; `stop()` ends it (so does this process's exit). */
 export function startFakeServer(): Promise<{ port: number; stop: () => void }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, NODE_OPTIONS: "" } });
+    const child = spawn(process.execPath, [script], {
+      stdio: ["pipe", "pipe", "inherit"],
+      env: { ...process.env, NODE_OPTIONS: "" },
+    });
     let output = "";
     const stop = () => {
       child.stdin.end();

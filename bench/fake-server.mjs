@@ -21,7 +21,9 @@ function openAICompletion(forced, wrap) {
         role: "assistant",
         content: null,
         refusal: null,
-        tool_calls: [{ id: "call_1", type: "function", function: { name: weatherTool.name, arguments: argumentsJSON } }],
+        tool_calls: [
+          { id: "call_1", type: "function", function: { name: weatherTool.name, arguments: argumentsJSON } },
+        ],
       };
   return JSON.stringify({
     id: "chatcmpl-bench",
@@ -48,17 +50,33 @@ function openAIStream(forced, wrap) {
     events.push(chunk({}, "stop"));
   } else {
     for (const text of textChunks()) events.push(chunk({ content: text }));
-    events.push(chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: weatherTool.name, arguments: "" } }] }));
-    for (const piece of split(argumentsJSON, argumentPieceCount)) events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+    events.push(
+      chunk({
+        tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: weatherTool.name, arguments: "" } }],
+      }),
+    );
+    for (const piece of split(argumentsJSON, argumentPieceCount))
+      events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
     events.push(chunk({}, "tool_calls"));
   }
-  events.push(`data: ${JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1_700_000_000, model: "bench-model", choices: [], usage })}\n\n`);
+  events.push(
+    `data: ${JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1_700_000_000, model: "bench-model", choices: [], usage })}\n\n`,
+  );
   events.push("data: [DONE]\n\n");
   return events.join("");
 }
 
 const ollamaBase = { model: "bench-model", created_at: "2026-01-01T00:00:00Z" };
-const ollamaDone = { done: true, done_reason: "stop", total_duration: 1, load_duration: 1, prompt_eval_count: 42, prompt_eval_duration: 1, eval_count: 210, eval_duration: 1 };
+const ollamaDone = {
+  done: true,
+  done_reason: "stop",
+  total_duration: 1,
+  load_duration: 1,
+  prompt_eval_count: 42,
+  prompt_eval_duration: 1,
+  eval_count: 210,
+  eval_duration: 1,
+};
 const ollamaCall = { function: { name: weatherTool.name, arguments: toolArguments } };
 
 function ollamaResponse(forced) {
@@ -69,7 +87,8 @@ function ollamaResponse(forced) {
 }
 
 function ollamaStream(forced) {
-  const line = (message, done = false) => `${JSON.stringify({ ...ollamaBase, message: { role: "assistant", ...message }, done })}\n`;
+  const line = (message, done = false) =>
+    `${JSON.stringify({ ...ollamaBase, message: { role: "assistant", ...message }, done })}\n`;
   const lines = forced
     ? split(unionReply(false), argumentPieceCount).map((content) => line({ content }))
     : [...textChunks().map((content) => line({ content })), line({ content: "", tool_calls: [ollamaCall] })];

@@ -27,7 +27,11 @@ try {
     log(name);
     const perCall = {} as Record<Side, InstructionCount>;
     for (const side of ["raw", "keelson"] satisfies Side[]) {
-      const env = { BENCH_PORT: String(server.port), BENCH_WARMUP: String(config.warmup), BENCH_LISTENERS: config.listeners };
+      const env = {
+        BENCH_PORT: String(server.port),
+        BENCH_WARMUP: String(config.warmup),
+        BENCH_LISTENERS: config.listeners,
+      };
       const args = [side, provider, kind, path];
       // The same process without the counted calls, run alongside: the difference is the calls.
       const [base, full] = await Promise.all([
@@ -35,7 +39,12 @@ try {
         countInstructions(worker, args, { ...env, BENCH_CALLS: String(config.iterations) }),
       ]);
       const per = (key: keyof InstructionCount) => (full[key] - base[key]) / config.iterations;
-      perCall[side] = { executed: per("executed"), compiling: per("compiling"), collecting: per("collecting"), allocating: per("allocating") };
+      perCall[side] = {
+        executed: per("executed"),
+        compiling: per("compiling"),
+        collecting: per("collecting"),
+        allocating: per("allocating"),
+      };
     }
     rows.push({ name, perCall });
   }
@@ -51,12 +60,28 @@ const lines = [
   "| case | raw executed | keelson executed | × | raw compiling | keelson compiling | raw GC | keelson GC | raw malloc | keelson malloc |",
   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ...rows.map(({ name, perCall: { raw, keelson } }) => {
-    const cells = [name, thousands(raw.executed), thousands(keelson.executed), `${(keelson.executed / raw.executed).toFixed(3)}×`];
-    cells.push(thousands(raw.compiling), thousands(keelson.compiling), thousands(raw.collecting), thousands(keelson.collecting));
+    const cells = [
+      name,
+      thousands(raw.executed),
+      thousands(keelson.executed),
+      `${(keelson.executed / raw.executed).toFixed(3)}×`,
+    ];
+    cells.push(
+      thousands(raw.compiling),
+      thousands(keelson.compiling),
+      thousands(raw.collecting),
+      thousands(keelson.collecting),
+    );
     cells.push(thousands(raw.allocating), thousands(keelson.allocating));
     return `| ${cells.join(" | ")} |`;
   }),
   "",
-  JSON.stringify({ date: new Date().toISOString(), node: process.versions.node, iterations: config.iterations, warmup: config.warmup, rows }),
+  JSON.stringify({
+    date: new Date().toISOString(),
+    node: process.versions.node,
+    iterations: config.iterations,
+    warmup: config.warmup,
+    rows,
+  }),
 ];
 process.stdout.write(`${lines.join("\n")}\n`);

@@ -50,7 +50,9 @@ export interface SegmentsSample {
 export const workerWarnings = new Set<string>();
 
 function keepWarnings(stderr: string): void {
-  for (const line of stderr.split("\n")) if (line.trim() !== "" && !line.includes("--trace-warnings")) workerWarnings.add(line.replace(/\(node:\d+\)/, "(node)"));
+  for (const line of stderr.split("\n"))
+    if (line.trim() !== "" && !line.includes("--trace-warnings"))
+      workerWarnings.add(line.replace(/\(node:\d+\)/, "(node)"));
 }
 
 /** What a worker timing calls against the fake server is told: where it is, and how many calls to make. */
@@ -63,10 +65,21 @@ function callWorkerEnv(port: number, config: BenchConfig): Record<string, string
   };
 }
 
-export async function measureCalls(side: Side, provider: Provider, kind: Kind, path: Path, port: number, config: BenchConfig): Promise<CallSample> {
+export async function measureCalls(
+  side: Side,
+  provider: Provider,
+  kind: Kind,
+  path: Path,
+  port: number,
+  config: BenchConfig,
+): Promise<CallSample> {
   const { result, stderr } = await runNode(worker, [side, provider, kind, path], callWorkerEnv(port, config));
   keepWarnings(stderr);
-  const { times, cpuPerCallUs, peakRssBytes } = result as { times: number[]; cpuPerCallUs: number; peakRssBytes: number };
+  const { times, cpuPerCallUs, peakRssBytes } = result as {
+    times: number[];
+    cpuPerCallUs: number;
+    peakRssBytes: number;
+  };
   return { p50Ms: median(times), meanMs: mean(times), cpuPerCallUs, peakRssBytes };
 }
 
@@ -82,7 +95,12 @@ export async function measureOverhead(config: BenchConfig): Promise<OverheadSamp
   return result as OverheadSample;
 }
 
-export async function measureSegments(side: Side, provider: Provider, port: number, config: BenchConfig): Promise<SegmentsSample> {
+export async function measureSegments(
+  side: Side,
+  provider: Provider,
+  port: number,
+  config: BenchConfig,
+): Promise<SegmentsSample> {
   const { result, stderr } = await runNode(segmentsWorker, [side, provider], callWorkerEnv(port, config));
   keepWarnings(stderr);
   return result as SegmentsSample;

@@ -27,7 +27,15 @@ class CannedChatModel extends ChatModel {
   plainCallsShareInertSignal = true;
 
   constructor() {
-    super("canned-model", {}, { toolChoiceSupport: ["auto", "none", "required", "single"], supportsStructuredOutput: true, supportsTopLevelUnion: false });
+    super(
+      "canned-model",
+      {},
+      {
+        toolChoiceSupport: ["auto", "none", "required", "single"],
+        supportsStructuredOutput: true,
+        supportsTopLevelUnion: false,
+      },
+    );
   }
 
   async _create() {

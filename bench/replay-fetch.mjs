@@ -11,7 +11,11 @@ export function replayFetch() {
     let reply = recorded.get(key);
     if (!reply) {
       const response = await networkFetch(url, init);
-      reply = { status: response.status, headers: [...response.headers], bytes: new Uint8Array(await response.arrayBuffer()) };
+      reply = {
+        status: response.status,
+        headers: [...response.headers],
+        bytes: new Uint8Array(await response.arrayBuffer()),
+      };
       recorded.set(key, reply);
     }
     return new Response(reply.bytes, { status: reply.status, headers: reply.headers });

@@ -32,7 +32,7 @@ export function markdownReport(results: BenchResults): string {
       `keelson's requests: ${results.config.fetch === "node" ? "Node's fetch, as the raw SDK's (BENCH_FETCH=node)" : "its lean fetch"}; ` +
       `Node ${results.node}, ${results.cpus} CPUs`,
     "",
-    "The × columns divide the medians; the \"rounds\" columns give the lowest and highest ratio of a single round,",
+    'The × columns divide the medians; the "rounds" columns give the lowest and highest ratio of a single round,',
     "the noise a ratio carries on this machine.",
     "",
     "| case | raw p50 ms | keelson p50 ms | × | rounds | raw mean ms | keelson mean ms | × | raw CPU µs | keelson CPU µs | × | raw peak RSS MB | keelson peak RSS MB | × |",
@@ -45,7 +45,11 @@ export function markdownReport(results: BenchResults): string {
         `${mb(c.raw.peakRssBytes)} | ${mb(c.keelson.peakRssBytes)} | ${times(c.ratio.peakRssBytes)} |`,
     );
   }
-  lines.push("", "| cold import | raw SDK ms | keelson ms | × | rounds | raw peak RSS MB | keelson peak RSS MB | × |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  lines.push(
+    "",
+    "| cold import | raw SDK ms | keelson ms | × | rounds | raw peak RSS MB | keelson peak RSS MB | × |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  );
   for (const c of results.imports) {
     const what = c.mode === "import" ? "import only" : "import + construct";
     lines.push(
@@ -70,8 +74,14 @@ export function markdownReport(results: BenchResults): string {
     const row = (values: SegmentsSample, signed = false) =>
       segmentNames.map((name) => `${signed && values[name] > 0 ? "+" : ""}${values[name].toFixed(1)}`).join(" | ");
     for (const { provider, raw, keelson } of results.segments) {
-      const difference = Object.fromEntries(segmentNames.map((name) => [name, keelson[name] - raw[name]])) as unknown as SegmentsSample;
-      lines.push(`| ${provider} | raw | ${row(raw)} |`, `| ${provider} | keelson | ${row(keelson)} |`, `| ${provider} | keelson − raw | ${row(difference, true)} |`);
+      const difference = Object.fromEntries(
+        segmentNames.map((name) => [name, keelson[name] - raw[name]]),
+      ) as unknown as SegmentsSample;
+      lines.push(
+        `| ${provider} | raw | ${row(raw)} |`,
+        `| ${provider} | keelson | ${row(keelson)} |`,
+        `| ${provider} | keelson − raw | ${row(difference, true)} |`,
+      );
     }
   }
   lines.push(
@@ -87,7 +97,8 @@ export function markdownReport(results: BenchResults): string {
     const interval = t.interval ? `${t.interval[0].toFixed(3)}–${t.interval[1].toFixed(3)}` : "–";
     lines.push(`| ${t.name} | ${t.measured.toFixed(3)}× | ${interval} | ≤ ${times(t.limit)} | ${verdict(t)} |`);
   }
-  if (results.warnings.length > 0) lines.push("", "Worker warnings:", ...results.warnings.map((warning) => `- ${warning}`));
+  if (results.warnings.length > 0)
+    lines.push("", "Worker warnings:", ...results.warnings.map((warning) => `- ${warning}`));
   return lines.join("\n");
 }
 
@@ -100,7 +111,13 @@ function verdict(target: Target): string {
 export function summaryLine(results: BenchResults): string {
   const met = results.targets.filter((t) => t.met).length;
   const parts = results.targets.map((t) => {
-    const note = t.met ? (t.withinNoise ? " (within noise)" : "") : t.withinNoise ? " (missed, within noise)" : " (missed)";
+    const note = t.met
+      ? t.withinNoise
+        ? " (within noise)"
+        : ""
+      : t.withinNoise
+        ? " (missed, within noise)"
+        : " (missed)";
     return `${t.name.replace(", keelson ÷ raw", "")} ${t.measured.toFixed(3)}×${note}`;
   });
   return `Summary: ${met}/${results.targets.length} targets met — ${parts.join("; ")}`;

@@ -3,7 +3,16 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { readConfig, selectedCallCases, type Provider } from "./config.js";
 import { startFakeServer } from "./fake-server-process.js";
-import type { CallSample, ImportMode, ImportSample, Kind, OverheadSample, Path, SegmentsSample, Side } from "./measure.js";
+import type {
+  CallSample,
+  ImportMode,
+  ImportSample,
+  Kind,
+  OverheadSample,
+  Path,
+  SegmentsSample,
+  Side,
+} from "./measure.js";
 import { measureCalls, measureImport, measureOverhead, measureSegments, workerWarnings } from "./measure.js";
 import { markdownReport, summaryLine, type BenchResults } from "./report.js";
 import { checkTargets, collect, medianSample, type CallCase, type ImportCase } from "./summarize.js";
@@ -30,7 +39,8 @@ try {
       const key = `${provider}|${kind}|${path}`;
       const samples = callSamples.get(key) ?? { raw: [], keelson: [] };
       callSamples.set(key, samples);
-      for (const side of sidesFor(round)) samples[side].push(await measureCalls(side, provider, kind, path, server.port, config));
+      for (const side of sidesFor(round))
+        samples[side].push(await measureCalls(side, provider, kind, path, server.port, config));
     }
   }
   log(`cold imports (${config.importRounds} processes each)`);
@@ -55,7 +65,8 @@ try {
       for (const provider of config.providers) {
         const samples = segmentSamples.get(provider) ?? { raw: [], keelson: [] };
         segmentSamples.set(provider, samples);
-        for (const side of sidesFor(round)) samples[side].push(await measureSegments(side, provider, server.port, config));
+        for (const side of sidesFor(round))
+          samples[side].push(await measureSegments(side, provider, server.port, config));
       }
     }
   }
@@ -79,7 +90,11 @@ const results: BenchResults = {
   calls,
   imports,
   overhead: overheadSamples.length > 0 ? medianSample(overheadSamples) : undefined,
-  segments: [...segmentSamples].map(([provider, samples]) => ({ provider, raw: medianSample(samples.raw), keelson: medianSample(samples.keelson) })),
+  segments: [...segmentSamples].map(([provider, samples]) => ({
+    provider,
+    raw: medianSample(samples.raw),
+    keelson: medianSample(samples.keelson),
+  })),
   targets: checkTargets(calls, imports, config.providers),
   warnings: [...workerWarnings],
 };

@@ -44,9 +44,11 @@ function stampMethod(prototype, name) {
 }
 
 if (provider === "openai") {
-  for (const SDK of [OpenAI, require("openai")]) stampMethod(Object.getPrototypeOf(new SDK({ apiKey: "segments" }).chat.completions), "create");
+  for (const SDK of [OpenAI, require("openai")])
+    stampMethod(Object.getPrototypeOf(new SDK({ apiKey: "segments" }).chat.completions), "create");
 } else if (provider === "ollama") {
-  for (const SDK of [Ollama, require("ollama").Ollama]) stampMethod(Object.getPrototypeOf(Object.getPrototypeOf(new SDK())), "chat");
+  for (const SDK of [Ollama, require("ollama").Ollama])
+    stampMethod(Object.getPrototypeOf(Object.getPrototypeOf(new SDK())), "chat");
 } else throw new Error(`unknown provider ${JSON.stringify(provider)}: openai or ollama`);
 
 const { setup } = await import(`./work/${side}-${provider}.mjs`);

@@ -7,7 +7,11 @@ const workerTimeoutMs = 120_000;
  * Runs `node <script> …args` in a fresh process (plain node: no tsx loader) and parses the JSON
  * line it prints. Anything on stderr (warnings) is returned alongside, for the report.
  */
-export function runNode(script: string, args: string[], env: Record<string, string>): Promise<{ result: unknown; stderr: string }> {
+export function runNode(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ result: unknown; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       env: { ...process.env, ...env, NODE_OPTIONS: "" },
@@ -28,7 +32,11 @@ export function runNode(script: string, args: string[], env: Record<string, stri
       try {
         resolve({ result: JSON.parse(stdout.trim().split("\n").at(-1) ?? ""), stderr });
       } catch {
-        reject(new Error(`${script} ${args.join(" ")} printed no JSON result:\n${stdout.slice(0, 500)}${stderr.slice(0, 500)}`));
+        reject(
+          new Error(
+            `${script} ${args.join(" ")} printed no JSON result:\n${stdout.slice(0, 500)}${stderr.slice(0, 500)}`,
+          ),
+        );
       }
     });
   });

@@ -19,7 +19,11 @@ export function mean(values: readonly number[]): number {
  * two figures drawn together (they ran back to back). Seeded, so the same figures always give the
  * same interval. Undefined for fewer than 5 rounds, where a resample says nothing.
  */
-export function ratioInterval(keelson: readonly number[], raw: readonly number[], resamples = 2000): [number, number] | undefined {
+export function ratioInterval(
+  keelson: readonly number[],
+  raw: readonly number[],
+  resamples = 2000,
+): [number, number] | undefined {
   const rounds = raw.length;
   if (rounds < 5 || keelson.length !== rounds) return undefined;
   const random = seededRandom(rounds);

@@ -47,13 +47,15 @@ export function medianSample<T extends object>(samples: readonly T[]): T {
   const first = samples[0];
   if (!first) throw new Error("no samples");
   const result: Record<string, number> = {};
-  for (const key of Object.keys(first)) result[key] = median(samples.map((sample) => (sample as Record<string, number>)[key]!));
+  for (const key of Object.keys(first))
+    result[key] = median(samples.map((sample) => (sample as Record<string, number>)[key]!));
   return result as T;
 }
 
 export function ratioOf<T extends object>(keelson: T, raw: T): T {
   const result: Record<string, number> = {};
-  for (const key of Object.keys(raw)) result[key] = (keelson as Record<string, number>)[key]! / (raw as Record<string, number>)[key]!;
+  for (const key of Object.keys(raw))
+    result[key] = (keelson as Record<string, number>)[key]! / (raw as Record<string, number>)[key]!;
   return result as T;
 }
 
@@ -62,7 +64,9 @@ export function collect<S extends object>(
 ): { raw: S; keelson: S; ratio: S; ratioRange: Range<S>; ratioInterval: Partial<Range<S>> } {
   const raw = medianSample(samples.raw);
   const keelson = medianSample(samples.keelson);
-  const perRound = samples.raw.map((rawSample, round) => ratioOf(samples.keelson[round]!, rawSample) as Record<string, number>);
+  const perRound = samples.raw.map(
+    (rawSample, round) => ratioOf(samples.keelson[round]!, rawSample) as Record<string, number>,
+  );
   const ratioRange: Record<string, [number, number]> = {};
   const intervals: Record<string, [number, number]> = {};
   const figure = (side: Side, key: string) => samples[side].map((sample) => (sample as Record<string, number>)[key]!);
@@ -72,7 +76,13 @@ export function collect<S extends object>(
     const interval = ratioInterval(figure("keelson", key), figure("raw", key));
     if (interval) intervals[key] = interval;
   }
-  return { raw, keelson, ratio: ratioOf(keelson, raw), ratioRange: ratioRange as Range<S>, ratioInterval: intervals as Partial<Range<S>> };
+  return {
+    raw,
+    keelson,
+    ratio: ratioOf(keelson, raw),
+    ratioRange: ratioRange as Range<S>,
+    ratioInterval: intervals as Partial<Range<S>>,
+  };
 }
 
 /** The issue's targets, each checked per provider (informational: the benchmark never fails on them). */
@@ -87,19 +97,30 @@ export function checkTargets(calls: CallCase[], imports: ImportCase[], providers
       ...(interval ? { interval } : {}),
       withinNoise: interval !== undefined && interval[0] <= limit && limit <= interval[1],
     });
-  const find = (provider: Provider, kind: Kind, path: Path) => calls.find((c) => c.provider === provider && c.kind === kind && c.path === path);
+  const find = (provider: Provider, kind: Kind, path: Path) =>
+    calls.find((c) => c.provider === provider && c.kind === kind && c.path === path);
   for (const provider of providers) {
     const call = find(provider, "call", "native");
     const stream = find(provider, "stream", "native");
     const forced = find(provider, "call", "forced");
     const construct = imports.find((c) => c.provider === provider && c.mode === "construct");
     if (call) add(`${provider}: per call (p50), keelson ÷ raw`, call.ratio.p50Ms, 1.05, call.ratioInterval.p50Ms);
-    if (stream) add(`${provider}: per stream (p50), keelson ÷ raw`, stream.ratio.p50Ms, 1.25, stream.ratioInterval.p50Ms);
+    if (stream)
+      add(`${provider}: per stream (p50), keelson ÷ raw`, stream.ratio.p50Ms, 1.25, stream.ratioInterval.p50Ms);
     if (call && forced) {
-      const interval = forced.keelsonRoundP50s && call.keelsonRoundP50s ? ratioInterval(forced.keelsonRoundP50s, call.keelsonRoundP50s) : undefined;
-      add(`${provider}: forced call ÷ native call (keelson, p50)`, forced.keelson.p50Ms / call.keelson.p50Ms, 1.05, interval);
+      const interval =
+        forced.keelsonRoundP50s && call.keelsonRoundP50s
+          ? ratioInterval(forced.keelsonRoundP50s, call.keelsonRoundP50s)
+          : undefined;
+      add(
+        `${provider}: forced call ÷ native call (keelson, p50)`,
+        forced.keelson.p50Ms / call.keelson.p50Ms,
+        1.05,
+        interval,
+      );
     }
-    if (construct) add(`${provider}: import + construct, keelson ÷ raw`, construct.ratio.ms, 1.15, construct.ratioInterval.ms);
+    if (construct)
+      add(`${provider}: import + construct, keelson ÷ raw`, construct.ratio.ms, 1.15, construct.ratioInterval.ms);
     const rss = calls.filter((c) => c.provider === provider).map((c) => c.ratio.peakRssBytes);
     if (rss.length > 0) add(`${provider}: peak RSS, worst case, keelson ÷ raw`, Math.max(...rss), 1.1);
   }

@@ -22,7 +22,8 @@ const run = setup({ baseURL, forced: path === "forced" })[kind];
 // (a stream's work returns { args, text }, a call's work the arguments).
 const first = await run();
 const args = kind === "stream" ? first.args : first;
-if (args?.city !== toolArguments.city) throw new Error(`${side} ${provider} ${kind} ${path}: unexpected arguments ${JSON.stringify(args)}`);
+if (args?.city !== toolArguments.city)
+  throw new Error(`${side} ${provider} ${kind} ${path}: unexpected arguments ${JSON.stringify(args)}`);
 
 for (let i = 0; i < warmup; i++) await run();
 const times = [];

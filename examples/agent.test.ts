@@ -41,7 +41,11 @@ describe("incident agent, on ScriptedChatModel", () => {
     expect(run.outputs[1]).toHaveText(/auth-api outage/);
     // model.calls holds what a real provider would have been sent.
     const toolResult = model.calls[1]!.messages.at(-1);
-    expect(toolResult).toMatchObject({ role: "tool", toolName: "lookup_incident", content: expect.stringContaining("503") });
+    expect(toolResult).toMatchObject({
+      role: "tool",
+      toolName: "lookup_incident",
+      content: expect.stringContaining("503"),
+    });
     expect(model.remainingSteps).toBe(0);
   });
 

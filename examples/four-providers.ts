@@ -25,9 +25,11 @@ const live = process.env.KEELSON_LIVE === "1";
 // The one line that changes from provider to provider:
 const models: Record<string, () => ChatModel> = {
   openai: () => (live ? createChatModel("openai:gpt-4o-mini") : new ReplayChatModel(cassette("openai"))),
-  "azure-openai": () => (live ? createChatModel("azure-openai:gpt-4o-mini-prod") : new ReplayChatModel(cassette("azure-openai"))),
+  "azure-openai": () =>
+    live ? createChatModel("azure-openai:gpt-4o-mini-prod") : new ReplayChatModel(cassette("azure-openai")),
   ollama: () => (live ? createChatModel("ollama:llama3.1") : new ReplayChatModel(cassette("ollama"))),
-  bedrock: () => (live ? createChatModel("bedrock:us.meta.llama3-3-70b-instruct-v1:0") : new ReplayChatModel(cassette("bedrock"))),
+  bedrock: () =>
+    live ? createChatModel("bedrock:us.meta.llama3-3-70b-instruct-v1:0") : new ReplayChatModel(cassette("bedrock")),
 };
 
 const wanted = process.argv[2] ? [process.argv[2]] : Object.keys(models);
@@ -36,7 +38,9 @@ for (const provider of wanted) {
   const build = models[provider];
   if (!build) throw new Error(`Unknown provider '${provider}': use one of ${Object.keys(models).join(", ")}.`);
   const model = build();
-  console.log(`\n== ${provider} (${model.providerId} ${model.modelId}, toolChoiceSupport: [${[...model.toolChoiceSupport].join(", ")}])`);
+  console.log(
+    `\n== ${provider} (${model.providerId} ${model.modelId}, toolChoiceSupport: [${[...model.toolChoiceSupport].join(", ")}])`,
+  );
   results[provider] = [];
   for (const alert of alerts) {
     const result = await triage(model, alert);
@@ -48,7 +52,12 @@ for (const provider of wanted) {
 }
 
 // Expectations: every provider made the same decisions, on the rung its profile implies.
-const expectedRung: Record<string, string> = { openai: "native", "azure-openai": "native", ollama: "response-format", bedrock: "prompt" };
+const expectedRung: Record<string, string> = {
+  openai: "native",
+  "azure-openai": "native",
+  ollama: "response-format",
+  bedrock: "prompt",
+};
 const decisions = (triages: Triage[]) => JSON.stringify(triages.map(({ tool, args }) => ({ tool, args })));
 const reference = decisions(results[wanted[0]!]!);
 let failed = false;

@@ -17,13 +17,17 @@ import { ReplayChatModel } from "keelson/testing";
 import { lookupIncident } from "./support/incident-agent.js";
 
 const cassette = new URL("./cassettes/ollama-forced-tool-call.json", import.meta.url);
-const wire = JSON.parse(readFileSync(new URL("./cassettes/ollama-forced-tool-call.wire.json", import.meta.url), "utf8")) as {
+const wire = JSON.parse(
+  readFileSync(new URL("./cassettes/ollama-forced-tool-call.wire.json", import.meta.url), "utf8"),
+) as {
   path: string;
   body: Record<string, unknown>;
 }[];
 
 const model = new ReplayChatModel(fileURLToPath(cassette)); // live: new OllamaChatModel("llama3.1")
-console.log(`model: ${model.providerId} ${model.modelId}, toolChoiceSupport: [${[...model.toolChoiceSupport].join(", ")}]`);
+console.log(
+  `model: ${model.providerId} ${model.modelId}, toolChoiceSupport: [${[...model.toolChoiceSupport].join(", ")}]`,
+);
 
 const output = await model.create({
   messages: [{ role: "user", content: "Look up INC-001." }],
@@ -33,18 +37,26 @@ const output = await model.create({
 
 const request = wire[0]!;
 console.log(`\nPOST ${request.path} — what the ollama SDK sent:`);
-console.log(`  tools: ${JSON.stringify(request.body.tools)}   tool_choice: ${JSON.stringify(request.body.tool_choice)}`);
+console.log(
+  `  tools: ${JSON.stringify(request.body.tools)}   tool_choice: ${JSON.stringify(request.body.tool_choice)}`,
+);
 console.log(`  format: ${JSON.stringify(request.body.format, null, 2).replace(/\n/g, "\n  ")}`);
 console.log(`\nOllama replied (content): ${(output.raw as { message: { content: string } }).message.content}`);
 const [call] = output.toolCalls;
-console.log(`keelson returned: ${call?.name}(${JSON.stringify(call?.args)}) with id ${call?.id}   [rung: ${output.meta.toolChoice}, finish: ${output.finishReason}]`);
+console.log(
+  `keelson returned: ${call?.name}(${JSON.stringify(call?.args)}) with id ${call?.id}   [rung: ${output.meta.toolChoice}, finish: ${output.finishReason}]`,
+);
 
 const problems: string[] = [];
-if (request.body.tools !== undefined || request.body.tool_choice !== undefined) problems.push("tools or tool_choice went on the wire");
+if (request.body.tools !== undefined || request.body.tool_choice !== undefined)
+  problems.push("tools or tool_choice went on the wire");
 const format = request.body.format as { properties?: { name?: { enum?: string[] } } } | undefined;
-if (format?.properties?.name?.enum?.[0] !== "lookup_incident") problems.push("the format schema does not name lookup_incident");
-if (output.meta.toolChoice !== "response-format") problems.push(`rung ${output.meta.toolChoice}, expected response-format`);
-if (call?.name !== "lookup_incident" || call.args.incident_id !== "INC-001") problems.push("the tool call did not come back");
+if (format?.properties?.name?.enum?.[0] !== "lookup_incident")
+  problems.push("the format schema does not name lookup_incident");
+if (output.meta.toolChoice !== "response-format")
+  problems.push(`rung ${output.meta.toolChoice}, expected response-format`);
+if (call?.name !== "lookup_incident" || call.args.incident_id !== "INC-001")
+  problems.push("the tool call did not come back");
 if (!/^call_[a-z0-9]{8}$/.test(call?.id ?? "")) problems.push(`id ${call?.id} is not call_ + 8 characters`);
 if (output.finishReason !== "tool-calls") problems.push(`finish reason ${output.finishReason}`);
 if (problems.length) {

@@ -29,7 +29,9 @@ async function chooseModel(): Promise<ChatModel> {
     // No provider configured: play a script, the way an agent's unit tests do.
     return new ScriptedChatModel([
       toolCallStep("lookup_incident", { incident_id: "INC-001" }),
-      toolCallStep("answer", { summary: "INC-001 is an auth-api outage (logins fail with 503); the identity team owns it." }),
+      toolCallStep("answer", {
+        summary: "INC-001 is an auth-api outage (logins fail with 503); the identity team owns it.",
+      }),
     ]);
   }
   return createChatModel(name);
@@ -45,7 +47,9 @@ export async function runAgent(model: ChatModel, question: string): Promise<stri
     const output = await model.create({ messages, tools: [lookupIncident, answer], toolChoice: "required" });
     messages.push(output.message);
     for (const call of output.toolCalls) {
-      console.log(`assistant → ${call.name}(${JSON.stringify(call.args)})   [tool_choice rung: ${output.meta.toolChoice}]`);
+      console.log(
+        `assistant → ${call.name}(${JSON.stringify(call.args)})   [tool_choice rung: ${output.meta.toolChoice}]`,
+      );
       if (call.name === "answer") {
         const summary = String(call.args.summary);
         console.log(`assistant: ${summary}`);

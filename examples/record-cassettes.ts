@@ -42,10 +42,19 @@ try {
         baseURL: `${fakes.httpURL}/v1`,
         toolChoiceSupport: ["auto", "none", "required", "single"],
       }),
-    "azure-openai": () => new AzureOpenAIChatModel("gpt-4o-mini-prod", { endpoint: fakes.httpURL, apiKey: "fake-azure-key-0000", apiVersion: "2024-10-21" }),
+    "azure-openai": () =>
+      new AzureOpenAIChatModel("gpt-4o-mini-prod", {
+        endpoint: fakes.httpURL,
+        apiKey: "fake-azure-key-0000",
+        apiVersion: "2024-10-21",
+      }),
     ollama: () => new OllamaChatModel("llama3.1", { host: fakes.httpURL }),
     bedrock: () =>
-      new BedrockChatModel("us.meta.llama3-3-70b-instruct-v1:0", { region: "us-east-1", endpoint: fakes.http2URL, credentials: fakeAWS }),
+      new BedrockChatModel("us.meta.llama3-3-70b-instruct-v1:0", {
+        region: "us-east-1",
+        endpoint: fakes.http2URL,
+        credentials: fakeAWS,
+      }),
   };
 
   // (c) the triage agent, on each provider.
@@ -73,7 +82,12 @@ try {
 }
 
 /** Runs `drive` on the adapter wrapped in a recorder; writes `<name>.json` and the wire bodies `<name>.wire.json`. */
-async function record(fakes: FakeProviders, name: string, adapter: ChatModel, drive: (model: ChatModel) => Promise<void>): Promise<void> {
+async function record(
+  fakes: FakeProviders,
+  name: string,
+  adapter: ChatModel,
+  drive: (model: ChatModel) => Promise<void>,
+): Promise<void> {
   const cassette = join(outDir, `${name}.json`);
   const recorder = new RecordingChatModel(adapter, { cassette });
   fakes.takeRequests();

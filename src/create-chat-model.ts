@@ -34,16 +34,23 @@ const factories: { [P in ProviderName]: (modelId: string, options: ChatModelOpti
  * it (`"ollama:granite4:micro"` is model `granite4:micro` on Ollama). Adapters load their provider
  * SDK only when built; a missing SDK is a MissingDependencyError naming the `npm install` to run.
  */
-export function createChatModel<P extends ProviderName>(name: `${P}:${string}`, options?: ChatModelOptionsByProvider[P]): ChatModel;
+export function createChatModel<P extends ProviderName>(
+  name: `${P}:${string}`,
+  options?: ChatModelOptionsByProvider[P],
+): ChatModel;
 export function createChatModel(name: string, options?: Record<string, unknown>): ChatModel;
 export function createChatModel(name: string, options: Record<string, unknown> = {}): ChatModel {
   if (typeof name !== "string") throw new TypeError(`createChatModel expects "provider:model", got ${typeof name}.`);
   const colon = name.indexOf(":");
   const provider = (colon === -1 ? name : name.slice(0, colon)).trim().toLowerCase();
   const modelId = colon === -1 ? "" : name.slice(colon + 1).trim();
-  const factory = Object.prototype.hasOwnProperty.call(factories, provider) ? factories[provider as ProviderName] : undefined;
+  const factory = Object.prototype.hasOwnProperty.call(factories, provider)
+    ? factories[provider as ProviderName]
+    : undefined;
   if (!factory) {
-    throw new TypeError(`Unknown provider '${provider}' in "${name}". Known providers: ${Object.keys(factories).join(", ")}.`);
+    throw new TypeError(
+      `Unknown provider '${provider}' in "${name}". Known providers: ${Object.keys(factories).join(", ")}.`,
+    );
   }
   if (modelId === "") {
     throw new TypeError(`"${name}" names no model: write "${provider}:<model id>", e.g. "ollama:llama3.1".`);

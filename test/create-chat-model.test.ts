@@ -22,11 +22,20 @@ describe("createChatModel", () => {
     ["openai:gpt-4o", OpenAIChatModel, "openai", "gpt-4o"],
     ["azure-openai:my-deployment", AzureOpenAIChatModel, "azure-openai", "my-deployment"],
     ["azure:my-deployment", AzureOpenAIChatModel, "azure-openai", "my-deployment"],
-    ["bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0", BedrockChatModel, "bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"],
+    [
+      "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      BedrockChatModel,
+      "bedrock",
+      "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    ],
     ["amazon-bedrock:amazon.nova-micro-v1:0", BedrockChatModel, "bedrock", "amazon.nova-micro-v1:0"],
     ["scripted:agent-test", ScriptedChatModel, "scripted", "agent-test"],
   ])("should build %s, splitting on the first colon only", (name, type, providerId, modelId) => {
-    const model = createChatModel(name, { apiKey: "sk-test", endpoint: "https://example.openai.azure.com", region: "us-east-1" });
+    const model = createChatModel(name, {
+      apiKey: "sk-test",
+      endpoint: "https://example.openai.azure.com",
+      region: "us-east-1",
+    });
     expect(model).toBeInstanceOf(type);
     expect([model.providerId, model.modelId]).toEqual([providerId, modelId]);
   });
@@ -38,7 +47,9 @@ describe("createChatModel", () => {
   });
 
   it("should list the known providers for an unknown one, and ask for a model id when there is none", () => {
-    expect(() => createChatModel("mistral:large")).toThrow(/Unknown provider 'mistral'.*Known providers: openai, azure-openai, azure, ollama, bedrock, amazon-bedrock, scripted/);
+    expect(() => createChatModel("mistral:large")).toThrow(
+      /Unknown provider 'mistral'.*Known providers: openai, azure-openai, azure, ollama, bedrock, amazon-bedrock, scripted/,
+    );
     expect(() => createChatModel("ollama")).toThrow(/names no model: write "ollama:<model id>"/);
     expect(() => createChatModel("constructor:x")).toThrow(/Unknown provider/);
   });
@@ -60,7 +71,15 @@ describe("createChatModel", () => {
        try { keelson.createChatModel("openai:gpt-4o", { apiKey: "sk-test" }); console.log("built"); }
        catch (error) { console.log(JSON.stringify({ missing: keelson.MissingDependencyError.isInstance(error), packageName: error.packageName, message: error.message })); }`,
     );
-    const { stdout } = await promisify(execFile)(process.execPath, ["--require", join(work, "block-openai.cjs"), "--import", "tsx", join(work, "check.mts")], { cwd: root });
-    expect(JSON.parse(stdout)).toEqual({ missing: true, packageName: "openai", message: expect.stringContaining("Run: npm install openai") });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--require", join(work, "block-openai.cjs"), "--import", "tsx", join(work, "check.mts")],
+      { cwd: root },
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      missing: true,
+      packageName: "openai",
+      message: expect.stringContaining("Run: npm install openai"),
+    });
   });
 });

@@ -43,7 +43,11 @@ describe("importing keelson at runtime", () => {
       keelson.createChatModel("ollama:llama3.1");
       console.log(JSON.stringify({ before, after: loaded() }));
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { cwd: root },
+    );
     expect(JSON.parse(stdout)).toEqual({ before: 0, after: expect.any(Number) });
     expect(JSON.parse(stdout).after).toBeGreaterThan(0);
   });

@@ -5,8 +5,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { projectRoot } from "./support/import-graph.js";
 
 const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
-const blocks = (language: string) => [...readme.matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)```", "g"))].map((match) => match[1]!);
-const ci = readFileSync(join(projectRoot, ".ci/run"), "utf8") + readFileSync(join(projectRoot, ".ci/check-package"), "utf8");
+const blocks = (language: string) =>
+  [...readme.matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)```", "g"))].map((match) => match[1]!);
+const ci =
+  readFileSync(join(projectRoot, ".ci/run"), "utf8") + readFileSync(join(projectRoot, ".ci/check-package"), "utf8");
 
 /** README commands and where CI runs them (a command CI runs under another spelling says which). */
 const runByCI: Record<string, string> = {
@@ -52,7 +54,10 @@ describe("README", () => {
     const diagnostics = ts
       .getPreEmitDiagnostics(program)
       .filter((diagnostic) => diagnostic.file && files.includes(diagnostic.file.fileName))
-      .map((diagnostic) => `${diagnostic.file!.fileName.split("/").pop()}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`);
+      .map(
+        (diagnostic) =>
+          `${diagnostic.file!.fileName.split("/").pop()}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`,
+      );
     expect(diagnostics).toEqual([]);
   }, 60_000);
 });

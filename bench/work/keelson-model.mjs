@@ -4,7 +4,11 @@ import process from "node:process";
 import { defineTool } from "keelson";
 import { messages, weatherParameters, weatherTool } from "../fixtures.mjs";
 
-const tool = defineTool({ name: weatherTool.name, description: weatherTool.description, inputSchema: weatherParameters });
+const tool = defineTool({
+  name: weatherTool.name,
+  description: weatherTool.description,
+  inputSchema: weatherParameters,
+});
 
 /** "none": no listener; "lifecycle" (the default): start, success, error and finish; "all": every event, newToken included. */
 export const listeners = process.env.BENCH_LISTENERS ?? "lifecycle";

@@ -9,7 +9,10 @@ export function setup({ baseURL, forced }) {
     ? {
         model: modelId,
         messages,
-        response_format: { type: "json_schema", json_schema: { name: "tool_call", schema: openAIUnionSchema, strict: true } },
+        response_format: {
+          type: "json_schema",
+          json_schema: { name: "tool_call", schema: openAIUnionSchema, strict: true },
+        },
       }
     : {
         model: modelId,
@@ -27,7 +30,11 @@ export function setup({ baseURL, forced }) {
   }
 
   async function stream() {
-    const chunks = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } });
+    const chunks = await client.chat.completions.create({
+      ...body,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     const calls = [];
     for await (const chunk of chunks) {

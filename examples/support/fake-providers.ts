@@ -17,12 +17,19 @@ function decide(body: string, hasToolResult: boolean): Decision {
   if (body.includes("page_oncall")) {
     return body.includes("auth-api")
       ? { kind: "call", name: "page_oncall", args: { team: "identity", severity: "sev1" } }
-      : { kind: "call", name: "open_ticket", args: { team: "billing", title: "Nightly invoice export runs 3x slower than usual" } };
+      : {
+          kind: "call",
+          name: "open_ticket",
+          args: { team: "billing", title: "Nightly invoice export runs 3x slower than usual" },
+        };
   }
   if (body.includes("lookup_incident") && !hasToolResult) {
     return { kind: "call", name: "lookup_incident", args: { incident_id: "INC-001" } };
   }
-  return { kind: "text", text: "INC-001 is an auth-api outage: logins fail with 503 since 09:12 UTC. The identity team owns it." };
+  return {
+    kind: "text",
+    text: "INC-001 is an auth-api outage: logins fail with 503 since 09:12 UTC. The identity team owns it.",
+  };
 }
 
 function hasRole(json: any, role: string): boolean {
@@ -37,7 +44,13 @@ function openAICompletion(json: any, decision: Decision, callId: string): unknow
           role: "assistant",
           content: null,
           refusal: null,
-          tool_calls: [{ id: callId, type: "function", function: { name: decision.name, arguments: JSON.stringify(decision.args) } }],
+          tool_calls: [
+            {
+              id: callId,
+              type: "function",
+              function: { name: decision.name, arguments: JSON.stringify(decision.args) },
+            },
+          ],
         }
       : { role: "assistant", content: decision.text, refusal: null };
   return {
@@ -59,7 +72,11 @@ function ollamaChat(json: any, decision: Decision): unknown {
   if (decision.kind === "call" && json.format !== undefined) {
     message = { role: "assistant", content: JSON.stringify({ name: decision.name, parameters: decision.args }) };
   } else if (decision.kind === "call") {
-    message = { role: "assistant", content: "", tool_calls: [{ function: { name: decision.name, arguments: decision.args } }] };
+    message = {
+      role: "assistant",
+      content: "",
+      tool_calls: [{ function: { name: decision.name, arguments: decision.args } }],
+    };
   } else {
     message = { role: "assistant", content: decision.text };
   }
@@ -90,7 +107,9 @@ function converse(json: any, decision: Decision, toolUseId: string): unknown {
     content = [{ toolUse: { toolUseId, name: decision.name, input: decision.args } }];
     stopReason = "tool_use";
   } else if (decision.kind === "call") {
-    content = [{ text: "```json\n" + JSON.stringify({ name: decision.name, parameters: decision.args }, null, 2) + "\n```" }];
+    content = [
+      { text: "```json\n" + JSON.stringify({ name: decision.name, parameters: decision.args }, null, 2) + "\n```" },
+    ];
   } else {
     content = [{ text: decision.text }];
   }
@@ -123,7 +142,8 @@ export interface FakeProviders {
 export async function startFakeProviders(): Promise<FakeProviders> {
   let received: WireRequest[] = [];
   let calls = 0;
-  const keep = (request: RecordedRequest) => received.push({ method: request.method, path: request.url, body: request.json });
+  const keep = (request: RecordedRequest) =>
+    received.push({ method: request.method, path: request.url, body: request.json });
 
   const http = await startLoopbackServer((request, response: ServerResponse) => {
     keep(request);
@@ -142,7 +162,11 @@ export async function startFakeProviders(): Promise<FakeProviders> {
   http2.handle((request, response: Http2ServerResponse) => {
     keep(request);
     const hasToolResult = JSON.stringify(request.json?.messages ?? []).includes("toolResult");
-    sendJSON2(response, 200, converse(request.json, decide(request.body, hasToolResult), `tooluse_fake${String(++calls).padStart(3, "0")}`));
+    sendJSON2(
+      response,
+      200,
+      converse(request.json, decide(request.body, hasToolResult), `tooluse_fake${String(++calls).padStart(3, "0")}`),
+    );
   });
 
   return {

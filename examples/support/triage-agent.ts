@@ -37,7 +37,10 @@ export interface Triage {
 export async function triage(model: ChatModel, alert: string): Promise<Triage> {
   const output = await model.create({
     messages: [
-      { role: "system", content: "You triage production alerts. Page on-call for user-facing outages; open a ticket otherwise." },
+      {
+        role: "system",
+        content: "You triage production alerts. Page on-call for user-facing outages; open a ticket otherwise.",
+      },
       { role: "user", content: alert },
     ],
     tools: [pageOncall, openTicket],
@@ -45,5 +48,11 @@ export async function triage(model: ChatModel, alert: string): Promise<Triage> {
   });
   const call = output.toolCalls[0];
   if (!call) throw new Error(`No tool call came back for: ${alert}`);
-  return { alert, tool: call.name, args: call.args, rung: output.meta.toolChoice, repairs: output.meta.repairs.map((repair) => repair.kind) };
+  return {
+    alert,
+    tool: call.name,
+    args: call.args,
+    rung: output.meta.toolChoice,
+    repairs: output.meta.repairs.map((repair) => repair.kind),
+  };
 }

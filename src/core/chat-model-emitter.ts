@@ -105,12 +105,7 @@ export class ChatModelEmitter extends EventEmitter<ChatModelEvents> {
     return this;
   }
 
-  override off<T extends EventName>(
-    event: T,
-    listener?: EventListener<T>,
-    context?: unknown,
-    once?: boolean,
-  ): this {
+  override off<T extends EventName>(event: T, listener?: EventListener<T>, context?: unknown, once?: boolean): this {
     const guarded = listener && (this.#guarded.get(event)?.get(listener as Listener) ?? listener);
     super.off(event, guarded as EventListener<T> | undefined, context, once);
     this.#recount();

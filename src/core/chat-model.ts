@@ -30,7 +30,9 @@ import { LazyModule } from "../internal/lazy-import.js";
  * at hand with no await: about half of keelson's code, which importing keelson and building a model
  * never compile.
  */
-const callPipeline = new LazyModule<typeof import("./pipeline/model-calls.js")>(() => import("./pipeline/model-calls.js"));
+const callPipeline = new LazyModule<typeof import("./pipeline/model-calls.js")>(
+  () => import("./pipeline/model-calls.js"),
+);
 
 /** The calls made so far in this process, by every model: the last call's `callId`. */
 let callCount = 0;
@@ -77,7 +79,10 @@ export abstract class ChatModel {
     if (typeof modelId !== "string" || modelId.trim() === "") {
       throw new TypeError(`A model id is required (a non-empty string), got ${JSON.stringify(modelId)}.`);
     }
-    if (options.maxRepairAttempts !== undefined && !(Number.isInteger(options.maxRepairAttempts) && options.maxRepairAttempts >= 0)) {
+    if (
+      options.maxRepairAttempts !== undefined &&
+      !(Number.isInteger(options.maxRepairAttempts) && options.maxRepairAttempts >= 0)
+    ) {
       throw new TypeError(`maxRepairAttempts must be a non-negative integer, got ${options.maxRepairAttempts}.`);
     }
     this.modelId = modelId;

@@ -33,7 +33,8 @@ export type SingleToolChoice = Tool | ToolDefinition | { type: "tool"; name: str
 export type ToolChoice = "auto" | "none" | "required" | SingleToolChoice;
 
 /** A JSON-schema structured output (optionally named), or free-form JSON. */
-export type ResponseFormat = SchemaInput | { type: "json" } | { type: "json-schema"; schema: SchemaInput; name?: string };
+export type ResponseFormat =
+  SchemaInput | { type: "json" } | { type: "json-schema"; schema: SchemaInput; name?: string };
 
 /** One call to `create` or `createStream`. */
 export interface ChatModelInput {
@@ -78,8 +79,7 @@ export interface ProviderTool {
 export type ProviderToolChoice = "auto" | "none" | "required" | { type: "tool"; name: string };
 
 export type ProviderResponseFormat =
-  | { type: "json-schema"; name: string; schema: JSONSchema; strict?: boolean }
-  | { type: "json" };
+  { type: "json-schema"; name: string; schema: JSONSchema; strict?: boolean } | { type: "json" };
 
 /** The call as it reaches an adapter, after the base class rewrote it. Absent means "not sent". */
 export interface ProviderInput {
@@ -101,8 +101,10 @@ export interface RunContext {
 }
 
 /** A call to `createStructure`: a `ChatModelInput` without tools, with the schema of the object to produce. */
-export interface StructureInput<S extends SchemaInput = SchemaInput>
-  extends Omit<ChatModelInput, "responseFormat" | "tools" | "toolChoice" | "fallbackTool" | "parallelToolCalls"> {
+export interface StructureInput<S extends SchemaInput = SchemaInput> extends Omit<
+  ChatModelInput,
+  "responseFormat" | "tools" | "toolChoice" | "fallbackTool" | "parallelToolCalls"
+> {
   /** The shape of the object to produce: a zod schema or a JSON Schema object. */
   schema: S;
   /** Name of the schema as sent to the provider. @default "response" */

@@ -37,7 +37,9 @@ export function defineTool(definition: ToolDefinition): Tool {
     );
   }
   if (description != null && typeof description !== "string") {
-    throw new TypeError(`Tool '${name}': description must be a string, got ${describeValue(description)} (providers reject anything else).`);
+    throw new TypeError(
+      `Tool '${name}': description must be a string, got ${describeValue(description)} (providers reject anything else).`,
+    );
   }
   if (inputSchema === undefined) {
     throw new TypeError(`Tool '${name}' has no inputSchema: pass z.object({}) for a tool without arguments.`);
@@ -66,5 +68,9 @@ export function defineTool(definition: ToolDefinition): Tool {
 }
 
 function describeValue(value: unknown): string {
-  return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
+  return Array.isArray(value)
+    ? "an array"
+    : typeof value === "object"
+      ? "an object"
+      : `${typeof value} ${String(value)}`;
 }

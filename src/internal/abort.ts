@@ -146,7 +146,13 @@ export function callSignal(
   const bounded = timeoutMs !== undefined && timeoutMs !== Infinity;
   if (timeoutMs !== undefined) deadlines.set(controller.signal, performance.now() + timeoutMs);
   const clearTimer = bounded
-    ? startTimer(() => controller.abort(new DOMException(`The call took longer than its timeout of ${timeoutMs} ms`, "TimeoutError")), timeoutMs)
+    ? startTimer(
+        () =>
+          controller.abort(
+            new DOMException(`The call took longer than its timeout of ${timeoutMs} ms`, "TimeoutError"),
+          ),
+        timeoutMs,
+      )
     : undefined;
   return {
     signal: controller.signal,

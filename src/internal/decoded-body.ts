@@ -11,7 +11,11 @@ const decoders: Readonly<Record<string, (zlib: typeof Zlib) => NodeJS.ReadWriteS
   gzip: (zlib) => zlib.createGunzip(sync(zlib)),
   "x-gzip": (zlib) => zlib.createGunzip(sync(zlib)),
   deflate: (zlib) => deflateDecoder(zlib),
-  br: (zlib) => zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }),
+  br: (zlib) =>
+    zlib.createBrotliDecompress({
+      flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+    }),
 };
 
 /** deflate as fetch reads it: zlib-wrapped, or raw (no zlib header) as some servers send it. */
@@ -41,10 +45,17 @@ function deflateDecoder(zlib: typeof Zlib): NodeJS.ReadWriteStream {
  * reads, ending with the signal's reason on an abort and with fetch's `TypeError: terminated`
  * (the cause under it) when the connection fails. Cancelling it closes the request.
  */
-export function decodedBody(raw: Readable, encoding: string | string[] | undefined, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+export function decodedBody(
+  raw: Readable,
+  encoding: string | string[] | undefined,
+  signal: AbortSignal | undefined,
+): ReadableStream<Uint8Array> {
   const chain = typeof encoding === "string" ? decoderChain(encoding) : [];
   // pipeline passes an error on to the last stream and destroys them all when that one is.
-  const source = chain.length === 0 ? raw : (loadStream().pipeline([raw, ...chain.map((decoder) => decoder(loadZlib()))], ignore) as unknown as Readable);
+  const source =
+    chain.length === 0
+      ? raw
+      : (loadStream().pipeline([raw, ...chain.map((decoder) => decoder(loadZlib()))], ignore) as unknown as Readable);
   const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
   return new ReadableStream<Uint8Array>(
     {
@@ -67,6 +78,13 @@ export function decodedBody(raw: Readable, encoding: string | string[] | undefin
 
 /** As fetch: a list of codings is undone last first; one it does not know (or more than 5) leaves the body as sent. */
 function decoderChain(encoding: string): ((zlib: typeof Zlib) => NodeJS.ReadWriteStream)[] {
-  const codings = encoding.toLowerCase().split(",").map((coding) => coding.trim()).filter(Boolean).reverse();
-  return codings.length <= 5 && codings.every((coding) => Object.hasOwn(decoders, coding)) ? codings.map((coding) => decoders[coding]!) : [];
+  const codings = encoding
+    .toLowerCase()
+    .split(",")
+    .map((coding) => coding.trim())
+    .filter(Boolean)
+    .reverse();
+  return codings.length <= 5 && codings.every((coding) => Object.hasOwn(decoders, coding))
+    ? codings.map((coding) => decoders[coding]!)
+    : [];
 }

@@ -20,7 +20,10 @@ export function generateToolCallId(): string {
       globalThis.crypto.getRandomValues(pool);
       next = 0;
     }
-    const r0 = pool[next]!, r1 = pool[next + 1]!, r2 = pool[next + 2]!, r3 = pool[next + 3]!;
+    const r0 = pool[next]!,
+      r1 = pool[next + 1]!,
+      r2 = pool[next + 2]!,
+      r3 = pool[next + 3]!;
     next += 4;
     // A value at or above 64800 would favour the first pairs, so such a draw is made again whole:
     // each character stays uniform.

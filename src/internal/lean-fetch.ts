@@ -17,26 +17,39 @@ import { isUnlimitedAgent, undiciRequest, type UndiciResponseData } from "./undi
 export const leanFetch: typeof fetch = async (input, init) => {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : undefined;
   const dispatcher = (init as { dispatcher?: unknown } | undefined)?.dispatcher;
-  if (url === undefined || !nodeFetchUntouched() || !sendable(init) || (dispatcher !== undefined && !isUnlimitedAgent(dispatcher))) {
+  if (
+    url === undefined ||
+    !nodeFetchUntouched() ||
+    !sendable(init) ||
+    (dispatcher !== undefined && !isUnlimitedAgent(dispatcher))
+  ) {
     return globalThis.fetch(input, init);
   }
   const target = new URL(url);
   // fetch refuses credentials in a URL and a few methods (CONNECT, TRACE, TRACK): it says so itself.
   const method = normalizedMethod(init?.method);
-  if ((target.protocol !== "http:" && target.protocol !== "https:") || target.username !== "" || target.password !== "" || method === undefined) {
+  if (
+    (target.protocol !== "http:" && target.protocol !== "https:") ||
+    target.username !== "" ||
+    target.password !== "" ||
+    method === undefined
+  ) {
     return globalThis.fetch(input, init);
   }
   const signal = init?.signal ?? undefined;
   let data: UndiciResponseData;
   try {
-    data = await undiciRequest({
-      origin: target.origin,
-      path: target.pathname + target.search,
-      method,
-      headers: requestHeaders(init?.headers),
-      body: (init?.body as string | Uint8Array | null | undefined) ?? undefined,
-      signal,
-    }, dispatcher !== undefined);
+    data = await undiciRequest(
+      {
+        origin: target.origin,
+        path: target.pathname + target.search,
+        method,
+        headers: requestHeaders(init?.headers),
+        body: (init?.body as string | Uint8Array | null | undefined) ?? undefined,
+        signal,
+      },
+      dispatcher !== undefined,
+    );
   } catch (error) {
     throw signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error });
   }

@@ -12,7 +12,9 @@ import { unlimitedAgent } from "./undici-request.js";
  * it, with its own limits; and for a request through a fetch other than keelson's or Node's (its owner's).
  */
 export function longCallDispatcher(signal: AbortSignal, fetch: unknown): object | undefined {
-  return sendsWithFetchLimits(fetch) && outlastsFetch(signal) && globalDispatcherIsPlain() ? unlimitedAgent() : undefined;
+  return sendsWithFetchLimits(fetch) && outlastsFetch(signal) && globalDispatcherIsPlain()
+    ? unlimitedAgent()
+    : undefined;
 }
 
 /** Whether requests through `fetch` go on undici with Node's fetch's 300 s limits: keelson's lean fetch or Node's own. */

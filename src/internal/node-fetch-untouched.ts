@@ -17,7 +17,9 @@ export function nodeFetchUntouched(): boolean {
   const current = globalThis.fetch;
   if (current !== checkedFetch) {
     checkedFetch = current;
-    fetchIsNodes = typeof current === "function" && Function.prototype.toString.call(current).includes("internal/deps/undici/undici");
+    fetchIsNodes =
+      typeof current === "function" &&
+      Function.prototype.toString.call(current).includes("internal/deps/undici/undici");
   }
   return fetchIsNodes && globalDispatcherIsPlain();
 }

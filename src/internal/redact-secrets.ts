@@ -12,7 +12,8 @@ export function redactSecrets(value: unknown, secrets: readonly (string | undefi
 /** The text with each secret (8 characters or more; shorter ones would cut ordinary words) cut out. */
 export function redactText(text: string, secrets: readonly (string | undefined)[]): string {
   let clean = text;
-  for (const secret of secrets) if (typeof secret === "string" && secret.length >= 8) clean = clean.split(secret).join("[redacted]");
+  for (const secret of secrets)
+    if (typeof secret === "string" && secret.length >= 8) clean = clean.split(secret).join("[redacted]");
   return clean;
 }
 
@@ -26,7 +27,10 @@ function visit(value: unknown, secrets: readonly (string | undefined)[], seen: S
     }
     return;
   }
-  const names = new Set<PropertyKey>([...Reflect.ownKeys(value), ...(value instanceof Error ? ["message", "stack", "cause"] : [])]);
+  const names = new Set<PropertyKey>([
+    ...Reflect.ownKeys(value),
+    ...(value instanceof Error ? ["message", "stack", "cause"] : []),
+  ]);
   for (const name of names) {
     const descriptor = Object.getOwnPropertyDescriptor(value, name);
     if (!descriptor || !("value" in descriptor)) continue;
@@ -46,5 +50,9 @@ function visit(value: unknown, secrets: readonly (string | undefined)[], seen: S
 function isData(value: object): boolean {
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return false;
   const candidate = value as { on?: unknown; pipe?: unknown; getReader?: unknown };
-  return typeof candidate.on !== "function" && typeof candidate.pipe !== "function" && typeof candidate.getReader !== "function";
+  return (
+    typeof candidate.on !== "function" &&
+    typeof candidate.pipe !== "function" &&
+    typeof candidate.getReader !== "function"
+  );
 }

@@ -26,13 +26,20 @@ type RawData = Omit<UndiciResponseData, "statusText" | "headerPairs">;
 interface RequestHandlerInstance {
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusMessage?: string): boolean;
 }
-type RequestHandler = new (options: object, callback: (error: Error | null, data: RawData) => void) => RequestHandlerInstance;
+type RequestHandler = new (
+  options: object,
+  callback: (error: Error | null, data: RawData) => void,
+) => RequestHandlerInstance;
 type HeaderKeepingHandler = InstanceType<RequestHandler> & { statusText: string; headerPairs: [string, string][] };
 
 // undici's agent and request handler by their own paths: its index loads fetch, WebSocket, caches
 // and more (~40 ms on first use against ~18).
 const purpose = "keelson's requests to providers";
-const loadAgent = lazyRequire<new (options?: Record<string, unknown>) => Dispatcher>("undici", purpose, "undici/lib/dispatcher/agent.js");
+const loadAgent = lazyRequire<new (options?: Record<string, unknown>) => Dispatcher>(
+  "undici",
+  purpose,
+  "undici/lib/dispatcher/agent.js",
+);
 const loadRequest = lazyRequire<{ RequestHandler: RequestHandler }>("undici", purpose, "undici/lib/api/api-request.js");
 
 let limited: Dispatcher | undefined;
@@ -48,7 +55,8 @@ function handlerClass(): typeof Handler {
     override onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusMessage?: string): boolean {
       if (statusCode >= 200) {
         this.statusText = statusMessage ?? "";
-        for (let i = 0; i + 1 < rawHeaders.length; i += 2) this.headerPairs.push([rawHeaders[i]!.toString("latin1"), rawHeaders[i + 1]!.toString("latin1")]);
+        for (let i = 0; i + 1 < rawHeaders.length; i += 2)
+          this.headerPairs.push([rawHeaders[i]!.toString("latin1"), rawHeaders[i + 1]!.toString("latin1")]);
       }
       return super.onHeaders(statusCode, rawHeaders, resume, statusMessage);
     }
@@ -61,7 +69,9 @@ export function undiciRequest(request: UndiciRequestOptions, withoutLimits: bool
   return new Promise((resolve, reject) => {
     try {
       const handler: HeaderKeepingHandler = new (handlerClass())(request, (error, data) =>
-        error ? reject(error) : resolve(Object.assign(data, { statusText: handler.statusText, headerPairs: handler.headerPairs })),
+        error
+          ? reject(error)
+          : resolve(Object.assign(data, { statusText: handler.statusText, headerPairs: handler.headerPairs })),
       );
       agent.dispatch(request, handler);
     } catch (error) {

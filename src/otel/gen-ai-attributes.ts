@@ -27,11 +27,14 @@ export function requestAttributes(
   if (parameters.topK !== undefined) attributes["gen_ai.request.top_k"] = parameters.topK;
   if (parameters.seed !== undefined) attributes["gen_ai.request.seed"] = parameters.seed;
   if (parameters.stop !== undefined) attributes["gen_ai.request.stop_sequences"] = parameters.stop;
-  if (parameters.frequencyPenalty !== undefined) attributes["gen_ai.request.frequency_penalty"] = parameters.frequencyPenalty;
-  if (parameters.presencePenalty !== undefined) attributes["gen_ai.request.presence_penalty"] = parameters.presencePenalty;
+  if (parameters.frequencyPenalty !== undefined)
+    attributes["gen_ai.request.frequency_penalty"] = parameters.frequencyPenalty;
+  if (parameters.presencePenalty !== undefined)
+    attributes["gen_ai.request.presence_penalty"] = parameters.presencePenalty;
   // The output type the client asked for (conditionally required then): every response format is JSON.
   if (given.responseFormat !== undefined) attributes["gen_ai.output.type"] = "json";
-  if (Array.isArray(given.tools) && given.tools.length > 0) attributes["keelson.tools"] = given.tools.map((tool) => String(tool?.name));
+  if (Array.isArray(given.tools) && given.tools.length > 0)
+    attributes["keelson.tools"] = given.tools.map((tool) => String(tool?.name));
   return attributes;
 }
 
@@ -46,7 +49,9 @@ export function responseAttributes(output: ChatModelOutput): Attributes {
     "keelson.repairs": output.meta.repairs.map((repair) => repair.kind),
     "keelson.cache_hit": output.meta.cacheHit,
   };
-  if (output.usage.reasoningTokens !== undefined) attributes["gen_ai.usage.reasoning_tokens"] = output.usage.reasoningTokens;
-  if (output.usage.cachedInputTokens !== undefined) attributes["gen_ai.usage.cache_read.input_tokens"] = output.usage.cachedInputTokens;
+  if (output.usage.reasoningTokens !== undefined)
+    attributes["gen_ai.usage.reasoning_tokens"] = output.usage.reasoningTokens;
+  if (output.usage.cachedInputTokens !== undefined)
+    attributes["gen_ai.usage.cache_read.input_tokens"] = output.usage.cachedInputTokens;
   return attributes;
 }

@@ -11,14 +11,24 @@ interface GenAIMessage {
 }
 
 /** The conventions' finish reasons, where keelson's kebab-case ones differ. */
-const finishReasons: Partial<Record<FinishReason, string>> = { "tool-calls": "tool_call", "content-filter": "content_filter" };
+const finishReasons: Partial<Record<FinishReason, string>> = {
+  "tool-calls": "tool_call",
+  "content-filter": "content_filter",
+};
 
 /** Messages in the conventions' shape: a role and typed parts. */
 export function genAIMessages(messages: readonly Message[]): GenAIMessage[] {
   return messages.map((message) => {
-    if (message.role === "tool") return { role: "tool", parts: [{ type: "tool_call_response", id: message.toolCallId, response: message.content }] };
+    if (message.role === "tool")
+      return {
+        role: "tool",
+        parts: [{ type: "tool_call_response", id: message.toolCallId, response: message.content }],
+      };
     const content = message.content as string | (UserContentPart | AssistantContentPart)[];
-    return { role: message.role, parts: typeof content === "string" ? [{ type: "text", content }] : content.map(genAIPart) };
+    return {
+      role: message.role,
+      parts: typeof content === "string" ? [{ type: "text", content }] : content.map(genAIPart),
+    };
   });
 }
 
@@ -47,5 +57,7 @@ function genAIPart(part: UserContentPart | AssistantContentPart): GenAIPart {
 /** A URL (`data:` included) as a `uri` part, base64 data as a `blob`. */
 function media(modality: string, source: string, mediaType: string | undefined): GenAIPart {
   const mime = mediaType === undefined ? {} : { mime_type: mediaType };
-  return /^[a-z][a-z0-9+.-]*:/i.test(source) ? { type: "uri", modality, ...mime, uri: source } : { type: "blob", modality, ...mime, content: source };
+  return /^[a-z][a-z0-9+.-]*:/i.test(source)
+    ? { type: "uri", modality, ...mime, uri: source }
+    : { type: "blob", modality, ...mime, content: source };
 }

@@ -37,7 +37,9 @@ export function instrumentChatModel(model: ChatModel, options: InstrumentOptions
       spans.get(callId)?.addEvent("keelson.retry", { attempt, "error.type": error.name, "keelson.delay_ms": delayMs });
     },
     repair: ({ callId, attempt, error }) => {
-      spans.get(callId)?.addEvent("keelson.repair", { attempt, "error.type": error.name, "keelson.problem": error.message });
+      spans
+        .get(callId)
+        ?.addEvent("keelson.repair", { attempt, "error.type": error.name, "keelson.problem": error.message });
     },
     fallback: ({ callId, rung, reason }) => {
       spans.get(callId)?.addEvent("keelson.fallback", { "keelson.tool_choice.rung": rung, "keelson.reason": reason });
@@ -45,7 +47,8 @@ export function instrumentChatModel(model: ChatModel, options: InstrumentOptions
     success: ({ callId, output }) => {
       const span = spans.get(callId);
       span?.setAttributes(responseAttributes(output));
-      if (options.recordContent && span) recordJSON(span, "gen_ai.output.messages", () => [genAIOutputMessage(output.message, output.finishReason)]);
+      if (options.recordContent && span)
+        recordJSON(span, "gen_ai.output.messages", () => [genAIOutputMessage(output.message, output.finishReason)]);
     },
     error: ({ callId, error }) => {
       const span = spans.get(callId);
@@ -62,9 +65,11 @@ export function instrumentChatModel(model: ChatModel, options: InstrumentOptions
     },
   };
   const detach = () => {
-    for (const [event, listener] of Object.entries(listeners)) model.emitter.off(event as keyof ChatModelEvents, listener as never);
+    for (const [event, listener] of Object.entries(listeners))
+      model.emitter.off(event as keyof ChatModelEvents, listener as never);
   };
-  for (const [event, listener] of Object.entries(listeners)) model.emitter.on(event as keyof ChatModelEvents, listener as never);
+  for (const [event, listener] of Object.entries(listeners))
+    model.emitter.on(event as keyof ChatModelEvents, listener as never);
   return () => {
     if (stopped) return;
     stopped = true;

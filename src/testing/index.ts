@@ -21,7 +21,13 @@ export {
 } from "./scripted-steps.js";
 export { RecordingChatModel, type RecordingChatModelOptions } from "./record-replay/recording-chat-model.js";
 export { ReplayChatModel, type ReplayChatModelOptions } from "./record-replay/replay-chat-model.js";
-export { readCassette, redactSecrets, type Cassette, type CassetteInteraction, type CassetteSettings } from "./record-replay/cassette.js";
+export {
+  readCassette,
+  redactSecrets,
+  type Cassette,
+  type CassetteInteraction,
+  type CassetteSettings,
+} from "./record-replay/cassette.js";
 export { keelsonMatchers, type KeelsonMatchers } from "./matchers.js";
 export { runAdapterConformance } from "./conformance/run-adapter-conformance.js";
 export { conformanceCases, type ConformanceCaseId } from "./conformance/conformance-cases.js";

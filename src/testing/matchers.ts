@@ -4,7 +4,11 @@ import type { ToolCall } from "../core/messages.js";
 interface MatcherContext {
   equals(actual: unknown, expected: unknown): boolean;
   isNot: boolean;
-  utils?: { printReceived(value: unknown): string; printExpected(value: unknown): string; stringify?(value: unknown): string };
+  utils?: {
+    printReceived(value: unknown): string;
+    printExpected(value: unknown): string;
+    stringify?(value: unknown): string;
+  };
 }
 
 interface MatcherResult {
@@ -41,7 +45,8 @@ export const keelsonMatchers = {
     const pass = typeof text === "string" ? actual === text : text.test(actual);
     return {
       pass,
-      message: () => `expected the output text ${this.isNot ? "not " : ""}to ${typeof text === "string" ? "be" : "match"} ${String(text)}; it is ${JSON.stringify(actual)}`,
+      message: () =>
+        `expected the output text ${this.isNot ? "not " : ""}to ${typeof text === "string" ? "be" : "match"} ${String(text)}; it is ${JSON.stringify(actual)}`,
     };
   },
 };
@@ -49,7 +54,8 @@ export const keelsonMatchers = {
 function toolCallsOf(received: unknown): ToolCall[] {
   const value = received as Partial<ChatModelOutput> & { content?: unknown };
   if (Array.isArray(value?.toolCalls)) return value.toolCalls;
-  if (Array.isArray(value?.content)) return (value.content as { type: string }[]).filter((part): part is ToolCall => part.type === "tool-call");
+  if (Array.isArray(value?.content))
+    return (value.content as { type: string }[]).filter((part): part is ToolCall => part.type === "tool-call");
   throw new TypeError("toHaveToolCall expects a ChatModelOutput or an assistant message.");
 }
 
@@ -58,7 +64,10 @@ function textOf(received: unknown): string {
   if (typeof value?.text === "string") return value.text;
   if (typeof value?.content === "string") return value.content;
   if (Array.isArray(value?.content)) {
-    return (value.content as { type: string; text?: string }[]).filter((part) => part.type === "text").map((part) => part.text).join("");
+    return (value.content as { type: string; text?: string }[])
+      .filter((part) => part.type === "text")
+      .map((part) => part.text)
+      .join("");
   }
   throw new TypeError("toHaveText expects a ChatModelOutput or a message.");
 }

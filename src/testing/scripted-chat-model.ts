@@ -34,7 +34,8 @@ export class ScriptedChatModel extends ChatModel {
       supportsStructuredOutput: true,
       supportsTopLevelUnion: true,
     });
-    if (!Array.isArray(steps)) throw new TypeError("ScriptedChatModel expects an array of steps (textStep, toolCallStep, …).");
+    if (!Array.isArray(steps))
+      throw new TypeError("ScriptedChatModel expects an array of steps (textStep, toolCallStep, …).");
     this.steps = [...steps];
   }
 
@@ -128,7 +129,13 @@ function* chunksOf(step: AnswerStep): Iterable<ChatModelChunk> {
     for (const [index, call] of step.calls.entries()) {
       const args = typeof call.args === "string" ? call.args : JSON.stringify(call.args);
       const half = Math.ceil(args.length / 2);
-      yield { type: "tool-call-delta", index, name: call.name, ...(call.id ? { id: call.id } : {}), argsDelta: args.slice(0, half) };
+      yield {
+        type: "tool-call-delta",
+        index,
+        name: call.name,
+        ...(call.id ? { id: call.id } : {}),
+        argsDelta: args.slice(0, half),
+      };
       yield { type: "tool-call-delta", index, argsDelta: args.slice(half) };
     }
   }

@@ -58,7 +58,11 @@ export function textStep(text: string, options: StepOptions = {}): ScriptedStep 
 }
 
 /** The model calls one tool; `args` may be a raw string. */
-export function toolCallStep(name: string, args: Record<string, unknown> | string, options: StepOptions & { id?: string } = {}): ScriptedStep {
+export function toolCallStep(
+  name: string,
+  args: Record<string, unknown> | string,
+  options: StepOptions & { id?: string } = {},
+): ScriptedStep {
   const { id, ...rest } = options;
   return { type: "tool-calls", calls: [{ name, args, ...(id === undefined ? {} : { id }) }], ...rest };
 }
@@ -79,7 +83,10 @@ export function errorStep(error: Error | ErrorSpec, options: { delayMs?: number 
 }
 
 /** A streamed reply given chunk by chunk; `error` is thrown after the chunks (a stream that breaks). */
-export function streamStep(chunks: (ChatModelChunk | string)[], options: { error?: Error | ErrorSpec; delayMs?: number } = {}): ScriptedStep {
+export function streamStep(
+  chunks: (ChatModelChunk | string)[],
+  options: { error?: Error | ErrorSpec; delayMs?: number } = {},
+): ScriptedStep {
   return {
     type: "stream",
     chunks: chunks.map((chunk) => (typeof chunk === "string" ? { type: "text-delta", text: chunk } : chunk)),

@@ -35,7 +35,9 @@ function answerOpenAI(message: Record<string, any>, finish: string) {
     let body = chunk({ role: "assistant", content: "" }, null);
     if (message.reasoning_content) body += chunk({ reasoning_content: message.reasoning_content }, null);
     if (message.content) body += chunk({ content: message.content }, null);
-    (message.tool_calls ?? []).forEach((toolCall: object, index: number) => (body += chunk({ tool_calls: [{ index, ...toolCall }] }, null)));
+    (message.tool_calls ?? []).forEach(
+      (toolCall: object, index: number) => (body += chunk({ tool_calls: [{ index, ...toolCall }] }, null)),
+    );
     response.writeHead(200, { "content-type": "text/event-stream" });
     response.end(body + chunk({}, finish) + "data: [DONE]\n\n");
   });
@@ -47,12 +49,18 @@ describe.each(callModes)("agent loop through %s", (mode) => {
   // answers 400 "The `reasoning_content` in the thinking mode must be passed back to the API."
   // Kimi K2 thinking answers 400 "reasoning_content is missing in assistant tool call message".
   it("should pass reasoning_content back on an OpenAI-compatible server's tool-call turn", async () => {
-    const model = new OpenAIChatModel("deepseek-v4-flash", { baseURL: `${server.url}/v1`, apiKey: "sk-test", retry: { maxRetries: 0 } });
+    const model = new OpenAIChatModel("deepseek-v4-flash", {
+      baseURL: `${server.url}/v1`,
+      apiKey: "sk-test",
+      retry: { maxRetries: 0 },
+    });
     answerOpenAI(
       {
         content: "",
         reasoning_content: "I need the weather tool.",
-        tool_calls: [{ id: "call_00_abc", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+        tool_calls: [
+          { id: "call_00_abc", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+        ],
       },
       "tool_calls",
     );
@@ -77,12 +85,28 @@ describe.each(callModes)("agent loop through %s", (mode) => {
   it("should send no reasoning_content to Azure OpenAI, nor when the option turns it off", async () => {
     const history: Message[] = [
       ...ask,
-      { role: "assistant", content: [{ type: "reasoning", text: "Look it up." }, { type: "tool-call", id: "call_1", name: "get_weather", args: { city: "Paris" } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "Look it up." },
+          { type: "tool-call", id: "call_1", name: "get_weather", args: { city: "Paris" } },
+        ],
+      },
       { role: "tool", toolCallId: "call_1", toolName: "get_weather", content: "18°C" },
     ];
     answerOpenAI({ content: "18°C in Paris." }, "stop");
-    const azure = new AzureOpenAIChatModel("gpt-4o", { endpoint: server.url, apiKey: "k", apiVersion: "2024-12-01-preview", retry: { maxRetries: 0 } });
-    const gateway = new OpenAIChatModel("m", { baseURL: `${server.url}/v1`, apiKey: "k", sendReasoningContent: false, retry: { maxRetries: 0 } });
+    const azure = new AzureOpenAIChatModel("gpt-4o", {
+      endpoint: server.url,
+      apiKey: "k",
+      apiVersion: "2024-12-01-preview",
+      retry: { maxRetries: 0 },
+    });
+    const gateway = new OpenAIChatModel("m", {
+      baseURL: `${server.url}/v1`,
+      apiKey: "k",
+      sendReasoningContent: false,
+      retry: { maxRetries: 0 },
+    });
     await call(azure, { messages: history, tools: [weather] }, mode);
     await call(gateway, { messages: history, tools: [weather] }, mode);
     for (const request of server.requests) expect(request.json.messages[1]).not.toHaveProperty("reasoning_content");
@@ -98,14 +122,35 @@ describe.each(callModes)("agent loop through %s", (mode) => {
       ...ask,
       {
         role: "assistant",
-        content: foreignIds.map((id, index) => ({ type: "tool-call" as const, id, name: "get_weather", args: { city: `City ${index}` } })),
+        content: foreignIds.map((id, index) => ({
+          type: "tool-call" as const,
+          id,
+          name: "get_weather",
+          args: { city: `City ${index}` },
+        })),
       },
-      ...foreignIds.map((id, index): Message => ({ role: "tool", toolCallId: id, toolName: "get_weather", content: `${index}°C` })),
+      ...foreignIds.map((id, index): Message => ({
+        role: "tool",
+        toolCallId: id,
+        toolName: "get_weather",
+        content: `${index}°C`,
+      })),
     ];
     bedrock.server.handle(
-      replyFor(replyOf({ output: { message: { role: "assistant", content: [{ text: "Done." }] } }, stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }), mode),
+      replyFor(
+        replyOf({
+          output: { message: { role: "assistant", content: [{ text: "Done." }] } },
+          stopReason: "end_turn",
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        }),
+        mode,
+      ),
     );
-    await call(bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0", { retry: { maxRetries: 0 } }), { messages: history, tools: [weather] }, mode);
+    await call(
+      bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0", { retry: { maxRetries: 0 } }),
+      { messages: history, tools: [weather] },
+      mode,
+    );
 
     const sent = bedrock.server.requests[0]!.json.messages;
     const useIds: string[] = sent[1].content.map((block: any) => block.toolUse.toolUseId);

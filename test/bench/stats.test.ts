@@ -3,11 +3,13 @@ import { ratioInterval } from "../../bench/stats.js";
 
 describe("the benchmark's ratio interval", () => {
   it("is the ratio itself when every round gives the same figures", () => {
-    expect(ratioInterval([1.1, 1.1, 1.1, 1.1, 1.1], [1, 1, 1, 1, 1])).toEqual([1.1, 1.1].map((value) => expect.closeTo(value, 12)));
+    expect(ratioInterval([1.1, 1.1, 1.1, 1.1, 1.1], [1, 1, 1, 1, 1])).toEqual(
+      [1.1, 1.1].map((value) => expect.closeTo(value, 12)),
+    );
   });
 
   it("holds the ratio of the medians and widens with the rounds' noise", () => {
-    const raw = [0.50, 0.52, 0.49, 0.55, 0.51, 0.50, 0.53, 0.48, 0.54, 0.50, 0.52, 0.51];
+    const raw = [0.5, 0.52, 0.49, 0.55, 0.51, 0.5, 0.53, 0.48, 0.54, 0.5, 0.52, 0.51];
     const quiet = raw.map((value) => value * 1.05);
     const noisy = raw.map((value, round) => value * (round % 2 === 0 ? 0.95 : 1.15));
     const [quietLow, quietHigh] = ratioInterval(quiet, raw)!;

@@ -13,7 +13,9 @@ describe("ChatModel.clone", () => {
   });
 
   it("should give the copy retry settings of its own: one changed in place leaves the original's as they were", async () => {
-    const model = new ScriptedChatModel([errorStep({ statusCode: 503 }), textStep("late")], { retry: { maxRetries: 0 } });
+    const model = new ScriptedChatModel([errorStep({ statusCode: 503 }), textStep("late")], {
+      retry: { maxRetries: 0 },
+    });
     const copy = model.clone();
     copy.retry.maxRetries = 3;
     await expect(model.create({ messages: [user("Hi")] })).rejects.toMatchObject({ statusCode: 503 });

@@ -20,7 +20,11 @@ describe("ChatModel's emitter, made on first read", () => {
       model.emitter.on("finish", () => undefined);
       console.log(JSON.stringify({ before, after: loaded() }));
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: process.cwd() });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { cwd: process.cwd() },
+    );
     expect(JSON.parse(stdout)).toEqual({ before: false, after: true });
   });
 

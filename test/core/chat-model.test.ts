@@ -16,7 +16,9 @@ class InertSignalScriptedModel extends ScriptedChatModel {
 describe("ChatModel", () => {
   describe.each(callModes)("through %s", (mode) => {
     it("should return the assistant message whole, with text, tool calls and usage", async () => {
-      const model = new ScriptedChatModel([toolCallStep("weather", { city: "Paris" }, { id: "call_1", usage: { inputTokens: 7, outputTokens: 3 } })]);
+      const model = new ScriptedChatModel([
+        toolCallStep("weather", { city: "Paris" }, { id: "call_1", usage: { inputTokens: 7, outputTokens: 3 } }),
+      ]);
       const { output } = await runCall(model, { messages: [user("Weather?")], tools: [weather] }, mode);
       expect(output.toolCalls).toEqual([{ type: "tool-call", id: "call_1", name: "weather", args: { city: "Paris" } }]);
       expect(output.message).toEqual({ role: "assistant", content: output.toolCalls });
@@ -46,9 +48,12 @@ describe("ChatModel", () => {
 
     it("should give every event of a call the call's id, different for calls in flight with one input", async () => {
       // The first request fails and is retried after the second call has been answered.
-      const model = new ScriptedChatModel([errorStep({ statusCode: 503, message: "busy" }), textStep("second"), textStep("first")], {
-        retry: { initialDelayMs: 5, maxDelayMs: 5 },
-      });
+      const model = new ScriptedChatModel(
+        [errorStep({ statusCode: 503, message: "busy" }), textStep("second"), textStep("first")],
+        {
+          retry: { initialDelayMs: 5, maxDelayMs: 5 },
+        },
+      );
       const seen: { event: string; callId: number }[] = [];
       for (const name of ["start", "retry", "success", "error", "finish"] as const) {
         model.emitter.on(name, (event: { callId: number }) => void seen.push({ event: name, callId: event.callId }));
@@ -59,7 +64,8 @@ describe("ChatModel", () => {
       const [firstId, secondId] = seen.filter(({ event }) => event === "start").map(({ callId }) => callId);
       expect(Number.isInteger(firstId) && firstId! > 0).toBe(true);
       expect(secondId).not.toBe(firstId);
-      const eventsOf = (callId: number | undefined) => seen.filter((entry) => entry.callId === callId).map(({ event }) => event);
+      const eventsOf = (callId: number | undefined) =>
+        seen.filter((entry) => entry.callId === callId).map(({ event }) => event);
       expect(eventsOf(firstId)).toEqual(["start", "retry", "success", "finish"]);
       expect(eventsOf(secondId)).toEqual(["start", "success", "finish"]);
       expect(seen).toHaveLength(7);
@@ -70,7 +76,10 @@ describe("ChatModel", () => {
       const seen: string[] = [];
       model.emitter.on("error", () => seen.push("error"));
       model.emitter.on("finish", (event) => seen.push(event.error ? "finish(error)" : "finish"));
-      await expect(runCall(model, { messages: [user("hi")] }, mode)).rejects.toMatchObject({ name: "ProviderError", statusCode: 400 });
+      await expect(runCall(model, { messages: [user("hi")] }, mode)).rejects.toMatchObject({
+        name: "ProviderError",
+        statusCode: 400,
+      });
       expect(seen).toEqual(["error", "finish(error)"]);
     });
 
@@ -116,7 +125,9 @@ describe("ChatModel", () => {
       const model = new ScriptedChatModel([textStep("never")]);
       const controller = new AbortController();
       controller.abort();
-      await expect(runCall(model, { messages: [user("hi")], signal: controller.signal }, mode)).rejects.toMatchObject({ name: "AbortError" });
+      await expect(runCall(model, { messages: [user("hi")], signal: controller.signal }, mode)).rejects.toMatchObject({
+        name: "AbortError",
+      });
       expect(model.calls).toHaveLength(0);
     });
 
@@ -125,51 +136,61 @@ describe("ChatModel", () => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 20);
       const started = performance.now();
-      await expect(runCall(model, { messages: [user("hi")], signal: controller.signal }, mode)).rejects.toMatchObject({ name: "AbortError" });
+      await expect(runCall(model, { messages: [user("hi")], signal: controller.signal }, mode)).rejects.toMatchObject({
+        name: "AbortError",
+      });
       expect(performance.now() - started).toBeLessThan(2_000);
     });
 
     it("should leave no listener on a caller's long-lived signal, however many calls it serves", async () => {
       const model = new ScriptedChatModel(Array.from({ length: 50 }, () => textStep("ok")));
       const controller = new AbortController();
-      for (let index = 0; index < 50; index++) await runCall(model, { messages: [user("hi")], signal: controller.signal, timeout: 60_000 }, mode);
+      for (let index = 0; index < 50; index++)
+        await runCall(model, { messages: [user("hi")], signal: controller.signal, timeout: 60_000 }, mode);
       expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
     });
 
     it.each([
       { adapter: "an adapter of its own", Model: ScriptedChatModel, shares: false },
       { adapter: "an adapter that accepts the inert signal", Model: InertSignalScriptedModel, shares: true },
-    ])("should give each call a signal abortable only when something can end it, with $adapter", async ({ Model, shares }) => {
-      const seen: AbortSignal[] = [];
-      const step = () => (input: { signal: AbortSignal }) => {
-        seen.push(input.signal);
-        // An adapter that wires the signal to its SDK on every request and never unwires it,
-        // by addEventListener or by onabort (as SDKs without addEventListener support do).
-        input.signal.addEventListener("abort", () => undefined);
-        input.signal.onabort = () => undefined;
-        return textStep("ok");
-      };
-      const model = new Model([step(), step(), step()]);
-      await runCall(model, { messages: [user("a")] }, mode);
-      await runCall(model, { messages: [user("b")] }, mode);
-      await runCall(model, { messages: [user("c")], timeout: 60_000 }, mode);
-      expect(seen.map(isAbortable)).toEqual(mode === "create" ? [false, false, true] : [true, true, true]);
-      // Streams can always be stopped, so each has its own; plain calls share the inert one if the adapter accepts it.
-      expect(new Set(seen).size).toBe(mode === "create" && shares ? 2 : 3);
-      if (mode === "create" && shares) {
-        expect(seen[0]!.aborted).toBe(false);
-        expect(getEventListeners(seen[0]!, "abort")).toHaveLength(0);
-        expect(seen[0]!.onabort).toBeNull();
-      }
-    });
+    ])(
+      "should give each call a signal abortable only when something can end it, with $adapter",
+      async ({ Model, shares }) => {
+        const seen: AbortSignal[] = [];
+        const step = () => (input: { signal: AbortSignal }) => {
+          seen.push(input.signal);
+          // An adapter that wires the signal to its SDK on every request and never unwires it,
+          // by addEventListener or by onabort (as SDKs without addEventListener support do).
+          input.signal.addEventListener("abort", () => undefined);
+          input.signal.onabort = () => undefined;
+          return textStep("ok");
+        };
+        const model = new Model([step(), step(), step()]);
+        await runCall(model, { messages: [user("a")] }, mode);
+        await runCall(model, { messages: [user("b")] }, mode);
+        await runCall(model, { messages: [user("c")], timeout: 60_000 }, mode);
+        expect(seen.map(isAbortable)).toEqual(mode === "create" ? [false, false, true] : [true, true, true]);
+        // Streams can always be stopped, so each has its own; plain calls share the inert one if the adapter accepts it.
+        expect(new Set(seen).size).toBe(mode === "create" && shares ? 2 : 3);
+        if (mode === "create" && shares) {
+          expect(seen[0]!.aborted).toBe(false);
+          expect(getEventListeners(seen[0]!, "abort")).toHaveLength(0);
+          expect(seen[0]!.onabort).toBeNull();
+        }
+      },
+    );
 
     it("should end with a TimeoutError when the per-call timeout passes", async () => {
       const model = new ScriptedChatModel([textStep("late", { delayMs: 10_000 })]);
-      await expect(runCall(model, { messages: [user("hi")], timeout: 30 }, mode)).rejects.toMatchObject({ name: "TimeoutError" });
+      await expect(runCall(model, { messages: [user("hi")], timeout: 30 }, mode)).rejects.toMatchObject({
+        name: "TimeoutError",
+      });
     });
 
     it("should never mutate the caller's messages or tools", async () => {
-      const model = new ScriptedChatModel([toolCallStep("weather", '{"city": "Paris"'), textStep("ok")], { toolChoiceSupport: [] });
+      const model = new ScriptedChatModel([toolCallStep("weather", '{"city": "Paris"'), textStep("ok")], {
+        toolChoiceSupport: [],
+      });
       const messages: Message[] = [{ role: "system", content: "be brief" }, user("Weather?")];
       const tools = [weather];
       const before = structuredClone(messages);
@@ -187,10 +208,12 @@ describe("ChatModel", () => {
     it("should reject malformed input with a TypeError naming the problem", async () => {
       const model = new ScriptedChatModel([]);
       await expect(runCall(model, { messages: [] }, mode)).rejects.toThrow(/non-empty array/);
-      await expect(runCall(model, { messages: [{ role: "robot", content: "x" } as never] }, mode)).rejects.toThrow(/role/);
-      await expect(runCall(model, { messages: [user("x")], toolChoice: { type: "tool", name: "nope" }, tools: [weather] }, mode)).rejects.toThrow(
-        /not in input.tools/,
+      await expect(runCall(model, { messages: [{ role: "robot", content: "x" } as never] }, mode)).rejects.toThrow(
+        /role/,
       );
+      await expect(
+        runCall(model, { messages: [user("x")], toolChoice: { type: "tool", name: "nope" }, tools: [weather] }, mode),
+      ).rejects.toThrow(/not in input.tools/);
       expect(model.calls).toHaveLength(0);
     });
   });
@@ -221,7 +244,9 @@ describe("ChatModel", () => {
     it("should deliver text chunks as they arrive and assemble them in final()", async () => {
       const model = new ScriptedChatModel([streamStep(["Hel", "lo", " world"])]);
       const { output, chunks } = await runCall(model, { messages: [user("hi")] }, "createStream");
-      expect(chunks.filter((chunk) => chunk.type === "text-delta").map((chunk) => (chunk as { text: string }).text)).toEqual(["Hel", "lo", " world"]);
+      expect(
+        chunks.filter((chunk) => chunk.type === "text-delta").map((chunk) => (chunk as { text: string }).text),
+      ).toEqual(["Hel", "lo", " world"]);
       expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "stop" });
       expect(output.text).toBe("Hello world");
     });
@@ -247,7 +272,12 @@ describe("ChatModel", () => {
     });
 
     it("should send newToken to the listeners on at each chunk: added mid-stream, once, removed, or all removed", async () => {
-      const model = new ScriptedChatModel([streamStep(["a", "b", "c", "d"]), streamStep(["e", "f"]), streamStep(["g"]), streamStep(["h"])]);
+      const model = new ScriptedChatModel([
+        streamStep(["a", "b", "c", "d"]),
+        streamStep(["e", "f"]),
+        streamStep(["g"]),
+        streamStep(["h"]),
+      ]);
       const texts = (chunks: unknown[]) => chunks.map((chunk) => (chunk as { text?: string }).text);
       const late: unknown[] = [];
       const first: unknown[] = [];
@@ -293,7 +323,11 @@ describe("ChatModel", () => {
         ],
         { allowParallelToolCalls: true },
       );
-      const { output, chunks } = await runCall(model, { messages: [user("two cities")], tools: [weather] }, "createStream");
+      const { output, chunks } = await runCall(
+        model,
+        { messages: [user("two cities")], tools: [weather] },
+        "createStream",
+      );
       expect(output.toolCalls.map(({ id, args }) => [id, args])).toEqual([
         ["call_a", { city: "Oslo" }],
         ["call_b", { city: "Rome" }],
@@ -317,7 +351,10 @@ describe("ChatModel", () => {
 
     it("should expose the chunks as a web ReadableStream", async () => {
       const model = new ScriptedChatModel([streamStep(["a", "b"])]);
-      const reader = model.createStream({ messages: [user("q")] }).toReadableStream().getReader();
+      const reader = model
+        .createStream({ messages: [user("q")] })
+        .toReadableStream()
+        .getReader();
       const texts: string[] = [];
       for (let next = await reader.read(); !next.done; next = await reader.read()) {
         if (next.value.type === "text-delta") texts.push(next.value.text);

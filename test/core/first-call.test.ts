@@ -66,11 +66,20 @@ describe("a process's first call (the pipeline still loading)", () => {
 
   it("should answer a plain call with a validated tool call", async () => {
     const { ScriptedChatModel, toolCallStep, defineTool } = await freshKeelson();
-    const weather = defineTool({ name: "weather", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } });
+    const weather = defineTool({
+      name: "weather",
+      inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    });
     const model = new ScriptedChatModel([toolCallStep("weather", { city: "Paris" })]);
     const events = recordEvents(model.emitter);
-    const output = await model.create({ messages: [{ role: "user", content: "weather?" }], tools: [weather], toolChoice: "required" });
-    expect(output.toolCalls).toEqual([{ type: "tool-call", id: expect.stringMatching(/^call_[a-z0-9]{8}$/), name: "weather", args: { city: "Paris" } }]);
+    const output = await model.create({
+      messages: [{ role: "user", content: "weather?" }],
+      tools: [weather],
+      toolChoice: "required",
+    });
+    expect(output.toolCalls).toEqual([
+      { type: "tool-call", id: expect.stringMatching(/^call_[a-z0-9]{8}$/), name: "weather", args: { city: "Paris" } },
+    ]);
     expect(events).toEqual(["start", "success", "finish"]);
   });
 });

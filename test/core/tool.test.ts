@@ -42,7 +42,9 @@ describe("defineTool", () => {
     expect(() => defineTool({ name: "count", description: 42 as unknown as string, inputSchema })).toThrow(
       new TypeError("Tool 'count': description must be a string, got number 42 (providers reject anything else)."),
     );
-    expect(() => defineTool({ name: "count", description: { text: "Counts" } as unknown as string, inputSchema })).toThrow(/got an object/);
+    expect(() =>
+      defineTool({ name: "count", description: { text: "Counts" } as unknown as string, inputSchema }),
+    ).toThrow(/got an object/);
     const tool = defineTool({ name: "count", description: null as unknown as string, inputSchema });
     expect(tool).not.toHaveProperty("description");
   });

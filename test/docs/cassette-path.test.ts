@@ -30,7 +30,13 @@ describe("cassette path beside a test file (README, docs/testing-agents.md, exam
   });
 
   it("should not show `.pathname` for a file path in the README, the docs or the examples", () => {
-    const files = ["README.md", "docs/testing-agents.md", "examples/agent.test.ts", "examples/four-providers.ts", "examples/ollama-forced-tool-call.ts"];
+    const files = [
+      "README.md",
+      "docs/testing-agents.md",
+      "examples/agent.test.ts",
+      "examples/four-providers.ts",
+      "examples/ollama-forced-tool-call.ts",
+    ];
     for (const file of files) {
       const code = readFileSync(join(projectRoot, file), "utf8").replace(/\/\/.*$/gm, "");
       expect(code, file).not.toMatch(/import\.meta\.url\)\.pathname|\.pathname\)/);

@@ -8,7 +8,11 @@ const messages = [{ role: "user" as const, content: "What is going on with INC-0
 const lookupIncident = defineTool({ name: "lookup_incident", inputSchema: z.object({ incident_id: z.string() }) });
 const good = toolCallStep("lookup_incident", { incident_id: "INC-002" });
 
-async function run(model: ScriptedChatModel, stream: boolean, toolChoice: "auto" | "required" = "auto"): Promise<ChatModelOutput> {
+async function run(
+  model: ScriptedChatModel,
+  stream: boolean,
+  toolChoice: "auto" | "required" = "auto",
+): Promise<ChatModelOutput> {
   const input = { messages, tools: [lookupIncident], toolChoice };
   if (!stream) return model.create(input);
   const result = model.createStream(input);
@@ -31,20 +35,30 @@ describe.each([false, true])("docs/repair.md: fixInvalidToolCalls: false (stream
   });
 
   it("should still fill missing ids and read a tool-union reply leniently", async () => {
-    const model = new ScriptedChatModel([rawStep('```json\n{"name": "lookup_incident", "parameters": {"incident_id": "INC-001",}}\n```')], {
-      fixInvalidToolCalls: false,
-      toolChoiceSupport: [],
-    });
+    const model = new ScriptedChatModel(
+      [rawStep('```json\n{"name": "lookup_incident", "parameters": {"incident_id": "INC-001",}}\n```')],
+      {
+        fixInvalidToolCalls: false,
+        toolChoiceSupport: [],
+      },
+    );
     const output = await run(model, stream, "required");
     expect(output.meta.toolChoice).toBe("response-format");
-    expect(output.toolCalls[0]).toMatchObject({ name: "lookup_incident", args: { incident_id: "INC-001" }, id: expect.stringMatching(/^call_[a-z0-9]{8}$/) });
+    expect(output.toolCalls[0]).toMatchObject({
+      name: "lookup_incident",
+      args: { incident_id: "INC-001" },
+      id: expect.stringMatching(/^call_[a-z0-9]{8}$/),
+    });
     expect(output.meta.attempts).toHaveLength(1);
   });
 
   it("should not recover a tool call written as text", async () => {
-    const model = new ScriptedChatModel([rawStep('<tool_call>{"name": "lookup_incident", "arguments": {"incident_id": "INC-001"}}</tool_call>'), good], {
-      fixInvalidToolCalls: false,
-    });
+    const model = new ScriptedChatModel(
+      [rawStep('<tool_call>{"name": "lookup_incident", "arguments": {"incident_id": "INC-001"}}</tool_call>'), good],
+      {
+        fixInvalidToolCalls: false,
+      },
+    );
     const output = await run(model, stream, "required");
     expect(output.toolCalls[0]!.args).toEqual({ incident_id: "INC-002" });
     expect(output.meta.attempts).toHaveLength(2);

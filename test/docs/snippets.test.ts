@@ -37,7 +37,10 @@ const given: Record<string, string> = {
 function preamble(code: string): string {
   return Object.entries(given)
     .filter(([name]) => new RegExp(`\\b${name}\\b`).test(code))
-    .filter(([name]) => !new RegExp(`import[^;]*\\b${name}\\b[^;]*from|(?:const|let|function|class|type)\\s+${name}\\b`).test(code))
+    .filter(
+      ([name]) =>
+        !new RegExp(`import[^;]*\\b${name}\\b[^;]*from|(?:const|let|function|class|type)\\s+${name}\\b`).test(code),
+    )
     .map(([, declaration]) => declaration)
     .join("\n");
 }
@@ -68,11 +71,18 @@ describe("docs/*.md", () => {
     expect(files.length).toBeGreaterThan(15);
     const config = ts.readConfigFile(join(projectRoot, "tsconfig.json"), ts.sys.readFile);
     const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, projectRoot);
-    const program = ts.createProgram([...files, join(projectRoot, "test/support/vitest-matchers.d.ts")], { ...options, noEmit: true, noUnusedLocals: false });
+    const program = ts.createProgram([...files, join(projectRoot, "test/support/vitest-matchers.d.ts")], {
+      ...options,
+      noEmit: true,
+      noUnusedLocals: false,
+    });
     const diagnostics = ts
       .getPreEmitDiagnostics(program)
       .filter((diagnostic) => diagnostic.file && files.includes(diagnostic.file.fileName))
-      .map((diagnostic) => `${diagnostic.file!.fileName.slice(snippetDir.length + 1)}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`);
+      .map(
+        (diagnostic) =>
+          `${diagnostic.file!.fileName.slice(snippetDir.length + 1)}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`,
+      );
     expect(diagnostics).toEqual([]);
   }, 60_000);
 });

@@ -56,7 +56,13 @@ for (const [adapter, model] of Object.entries(models)) {
     for (const mode of modes) {
       const runs = [];
       for (let run = 0; run < repetitions; run++) runs.push(await abortOnce(model, mode, stage, prompt));
-      results.push({ adapter, stage, mode, ms: runs.map((run) => Math.round(run.ms * 10) / 10), names: [...new Set(runs.map((run) => run.name))] });
+      results.push({
+        adapter,
+        stage,
+        mode,
+        ms: runs.map((run) => Math.round(run.ms * 10) / 10),
+        names: [...new Set(runs.map((run) => run.name))],
+      });
     }
   }
 }

@@ -27,7 +27,12 @@ interface ProbeServer {
 
 const openAIHead = `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { role: "assistant", content: "Hel" }, finish_reason: null }] })}\n\n`;
 const ollamaHead = `${JSON.stringify({ model: "llama3.2", created_at: "2025-01-01T00:00:00Z", message: { role: "assistant", content: "Hel" }, done: false })}\n`;
-const bedrockHead = Buffer.from(encodeEvents([{ messageStart: { role: "assistant" } }, { contentBlockDelta: { contentBlockIndex: 0, delta: { text: "Hel" } } }]));
+const bedrockHead = Buffer.from(
+  encodeEvents([
+    { messageStart: { role: "assistant" } },
+    { contentBlockDelta: { contentBlockIndex: 0, delta: { text: "Hel" } } },
+  ]),
+);
 
 function onRequest(probe: ProbeServer, request: IncomingMessage | Http2ServerRequest, response: Response): void {
   probe.opened++;
@@ -92,10 +97,38 @@ afterAll(async () => {
 
 const noRetry = { retry: { maxRetries: 0 } };
 const adapters: { name: string; server: () => ProbeServer; model: () => ChatModel }[] = [
-  { name: "openai", server: () => http1, model: () => new OpenAIChatModel("gpt-4o-mini", { baseURL: `${http1.url}/v1`, apiKey: "sk-probe", ...noRetry }) },
-  { name: "azure-openai", server: () => http1, model: () => new AzureOpenAIChatModel("gpt-4o", { endpoint: http1.url, apiKey: "sk-probe", apiVersion: "2024-12-01-preview", ...noRetry }) },
-  { name: "ollama", server: () => http1, model: () => new OllamaChatModel("llama3.2", { host: http1.url, ...noRetry }) },
-  { name: "bedrock", server: () => http2, model: () => new BedrockChatModel("us.amazon.nova-micro-v1:0", { region: "us-east-1", endpoint: http2.url, credentials: fakeCredentials, ...noRetry }) },
+  {
+    name: "openai",
+    server: () => http1,
+    model: () => new OpenAIChatModel("gpt-4o-mini", { baseURL: `${http1.url}/v1`, apiKey: "sk-probe", ...noRetry }),
+  },
+  {
+    name: "azure-openai",
+    server: () => http1,
+    model: () =>
+      new AzureOpenAIChatModel("gpt-4o", {
+        endpoint: http1.url,
+        apiKey: "sk-probe",
+        apiVersion: "2024-12-01-preview",
+        ...noRetry,
+      }),
+  },
+  {
+    name: "ollama",
+    server: () => http1,
+    model: () => new OllamaChatModel("llama3.2", { host: http1.url, ...noRetry }),
+  },
+  {
+    name: "bedrock",
+    server: () => http2,
+    model: () =>
+      new BedrockChatModel("us.amazon.nova-micro-v1:0", {
+        region: "us-east-1",
+        endpoint: http2.url,
+        credentials: fakeCredentials,
+        ...noRetry,
+      }),
+  },
 ];
 
 async function until(condition: () => boolean, ms = 2000): Promise<void> {
@@ -107,7 +140,11 @@ async function until(condition: () => boolean, ms = 2000): Promise<void> {
 }
 
 /** Runs a call in a mode; returns its error (or "resolved"). */
-async function settle(model: ChatModel, input: ChatModelInput, mode: "create" | "createStream"): Promise<Error | string> {
+async function settle(
+  model: ChatModel,
+  input: ChatModelInput,
+  mode: "create" | "createStream",
+): Promise<Error | string> {
   try {
     if (mode === "create") await model.create(input);
     else {
@@ -139,39 +176,44 @@ beforeAll(async () => {
   }
 });
 
-
 describe.each(adapters)("$name: aborts and timeouts release the request", ({ server, model }) => {
   describe.each(["create", "createStream"] as const)("%s", (mode) => {
-    it.each(["hang", "stall"] as const)("should end with TimeoutError on a %s server and have the server see the request closed", async (behaviour) => {
-      const probe = server();
-      probe.behaviour = behaviour;
-      const closedBefore = probe.closedAt.length;
-      const started = performance.now();
-      const error = await settle(model(), input({ timeout: 150 }), mode);
-      const ended = performance.now();
-      expect(error).toMatchObject({ name: "TimeoutError" });
-      expect(ended - started).toBeLessThan(600);
-      await until(() => probe.closedAt.length > closedBefore, 1000);
-      expect(probe.closedAt.at(-1)! - ended).toBeLessThan(200);
-    });
+    it.each(["hang", "stall"] as const)(
+      "should end with TimeoutError on a %s server and have the server see the request closed",
+      async (behaviour) => {
+        const probe = server();
+        probe.behaviour = behaviour;
+        const closedBefore = probe.closedAt.length;
+        const started = performance.now();
+        const error = await settle(model(), input({ timeout: 150 }), mode);
+        const ended = performance.now();
+        expect(error).toMatchObject({ name: "TimeoutError" });
+        expect(ended - started).toBeLessThan(600);
+        await until(() => probe.closedAt.length > closedBefore, 1000);
+        expect(probe.closedAt.at(-1)! - ended).toBeLessThan(200);
+      },
+    );
 
-    it.each(["hang", "stall"] as const)("should end with AbortError on a %s server, close the request and leave no listener on the caller's signal", async (behaviour) => {
-      const probe = server();
-      probe.behaviour = behaviour;
-      const closedBefore = probe.closedAt.length;
-      const openedBefore = probe.opened;
-      const controller = new AbortController();
-      const pending = settle(model(), input({ signal: controller.signal }), mode);
-      await until(() => probe.opened > openedBefore);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      const abortedAt = performance.now();
-      controller.abort();
-      const error = await pending;
-      expect(error).toMatchObject({ name: "AbortError" });
-      expect(performance.now() - abortedAt).toBeLessThan(200);
-      await until(() => probe.closedAt.length > closedBefore, 1000);
-      expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
-    });
+    it.each(["hang", "stall"] as const)(
+      "should end with AbortError on a %s server, close the request and leave no listener on the caller's signal",
+      async (behaviour) => {
+        const probe = server();
+        probe.behaviour = behaviour;
+        const closedBefore = probe.closedAt.length;
+        const openedBefore = probe.opened;
+        const controller = new AbortController();
+        const pending = settle(model(), input({ signal: controller.signal }), mode);
+        await until(() => probe.opened > openedBefore);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        const abortedAt = performance.now();
+        controller.abort();
+        const error = await pending;
+        expect(error).toMatchObject({ name: "AbortError" });
+        expect(performance.now() - abortedAt).toBeLessThan(200);
+        await until(() => probe.closedAt.length > closedBefore, 1000);
+        expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+      },
+    );
   });
 
   it("should leave no listener on a long-lived caller signal after many completed-by-timeout calls", async () => {

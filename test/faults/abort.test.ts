@@ -16,7 +16,13 @@ const abortBoundMs = 100;
 const longWait = { "retry-after": "59" };
 
 const openAIOk: Handler = textReplyHandler("Hello there");
-const ollamaOk = replyWith({ model: "llama3.2", created_at: "2025-01-01T00:00:00Z", message: { role: "assistant", content: "Hello there" }, done: true, done_reason: "stop" });
+const ollamaOk = replyWith({
+  model: "llama3.2",
+  created_at: "2025-01-01T00:00:00Z",
+  message: { role: "assistant", content: "Hello there" },
+  done: true,
+  done_reason: "stop",
+});
 
 const byPrompt: Record<string, { openai: Handler; ollama: Handler }> = {
   ok: { openai: openAIOk, ollama: ollamaOk },
@@ -26,8 +32,14 @@ const byPrompt: Record<string, { openai: Handler; ollama: Handler }> = {
     ollama: answerRaw(503, "application/json", '{"error":"server busy"}', longWait),
   },
   stall: {
-    openai: stallAfter("text/event-stream", `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "Hel" }, finish_reason: null }] })}\n\n`),
-    ollama: stallAfter("application/x-ndjson", `${JSON.stringify({ model: "llama3.2", message: { role: "assistant", content: "Hel" }, done: false })}\n`),
+    openai: stallAfter(
+      "text/event-stream",
+      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "Hel" }, finish_reason: null }] })}\n\n`,
+    ),
+    ollama: stallAfter(
+      "application/x-ndjson",
+      `${JSON.stringify({ model: "llama3.2", message: { role: "assistant", content: "Hel" }, done: false })}\n`,
+    ),
   },
 };
 
@@ -50,7 +62,10 @@ afterAll(async () => {
 /** Runs abort-child.ts; resolves with its report and how long it lived on after printing it. */
 function runChild(): Promise<{ report: ChildReport; exitCode: number | null; lingeredMs: number; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const process = spawn(globalThis.process.execPath, ["--import", "tsx", child, server.url], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const process = spawn(globalThis.process.execPath, ["--import", "tsx", child, server.url], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let printedAt = 0;
@@ -64,7 +79,12 @@ function runChild(): Promise<{ report: ChildReport; exitCode: number | null; lin
     process.on("exit", (exitCode) => {
       clearTimeout(killer);
       try {
-        resolve({ report: JSON.parse(stdout.split("\n")[0]!) as ChildReport, exitCode, lingeredMs: Date.now() - printedAt, stderr });
+        resolve({
+          report: JSON.parse(stdout.split("\n")[0]!) as ChildReport,
+          exitCode,
+          lingeredMs: Date.now() - printedAt,
+          stderr,
+        });
       } catch {
         reject(new Error(`the child printed no report (exit ${exitCode}): ${stderr}`));
       }
@@ -76,8 +96,15 @@ describe("ChatModel aborts through the real SDKs", () => {
   it(`should settle every aborted call within ${abortBoundMs} ms with AbortError, at every stage, and leave nothing that keeps the process alive`, async () => {
     const { report, exitCode, lingeredMs, stderr } = await runChild();
     expect(exitCode, stderr).toBe(0);
-    const table = report.results.map((row) => `${row.adapter.padEnd(7)} ${row.mode.padEnd(13)} ${row.stage.padEnd(20)} max ${Math.max(...row.ms).toFixed(1).padStart(5)} ms  [${row.ms.join(", ")}]`);
-    console.info(`abort latency (ms from abort() to rejection, ${report.results[0]!.ms.length} runs each):\n${table.join("\n")}\nexited ${lingeredMs} ms after its report; active resources then: ${JSON.stringify(report.resources)}`);
+    const table = report.results.map(
+      (row) =>
+        `${row.adapter.padEnd(7)} ${row.mode.padEnd(13)} ${row.stage.padEnd(20)} max ${Math.max(...row.ms)
+          .toFixed(1)
+          .padStart(5)} ms  [${row.ms.join(", ")}]`,
+    );
+    console.info(
+      `abort latency (ms from abort() to rejection, ${report.results[0]!.ms.length} runs each):\n${table.join("\n")}\nexited ${lingeredMs} ms after its report; active resources then: ${JSON.stringify(report.resources)}`,
+    );
     expect(report.results).toHaveLength(14);
     for (const row of report.results) {
       expect(row.names, `${row.adapter} ${row.mode} ${row.stage}`).toEqual(["AbortError"]);

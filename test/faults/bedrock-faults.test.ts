@@ -7,15 +7,21 @@ import { encodeEvents } from "../support/aws-event-stream.js";
 import type { Http2Handler } from "../support/loopback-http2-server.js";
 import { callModes, settleCall } from "../support/run-modes.js";
 
-const reply = replyOf({ output: { message: { role: "assistant", content: [{ text: "Hello there friend" }] } }, stopReason: "end_turn", usage: { inputTokens: 3, outputTokens: 3, totalTokens: 6 } });
+const reply = replyOf({
+  output: { message: { role: "assistant", content: [{ text: "Hello there friend" }] } },
+  stopReason: "end_turn",
+  usage: { inputTokens: 3, outputTokens: 3, totalTokens: 6 },
+});
 /** messageStart and the first text delta ("Hello "). */
 const head = Buffer.from(encodeEvents(reply.events.slice(0, 2)));
 const eventStream = "application/vnd.amazon.eventstream";
 
-const streamThen = (rest: (response: Http2ServerResponse) => void): Http2Handler => (_request, response) => {
-  response.writeHead(200, { "content-type": eventStream });
-  rest(response);
-};
+const streamThen =
+  (rest: (response: Http2ServerResponse) => void): Http2Handler =>
+  (_request, response) => {
+    response.writeHead(200, { "content-type": eventStream });
+    rest(response);
+  };
 const resetStream: Http2Handler = (_request, response) => {
   response.stream.close(2); // NGHTTP2_INTERNAL_ERROR, before any byte of the response
 };
@@ -46,21 +52,41 @@ describe("BedrockChatModel under faults", () => {
 
   describe("createStream", () => {
     it.each([
-      { fault: "a stream reset", handler: streamThen((response) => response.write(head, () => setTimeout(() => response.stream.close(2), 10))), reason: "network" },
-      { fault: "a stream that ends without messageStop", handler: streamThen((response) => response.end(head)), reason: "network" },
-      { fault: "a garbled frame", handler: streamThen((response) => response.end(Buffer.concat([head, Buffer.from("not an event-stream frame at all")]))), reason: "server" },
-    ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason }) => {
-      bedrock.server.handle(handler);
-      const { error, output, chunks } = await settleCall(model(), input, "createStream");
-      expect(output).toBeUndefined();
-      expect(chunks.map((chunk) => (chunk.type === "text-delta" ? chunk.text : "")).join("")).toBe("Hello ");
-      expect(ProviderError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ reason, partialOutput: expect.objectContaining({ text: "Hello " }) });
-      expect(bedrock.server.requests).toHaveLength(1);
-    });
+      {
+        fault: "a stream reset",
+        handler: streamThen((response) => response.write(head, () => setTimeout(() => response.stream.close(2), 10))),
+        reason: "network",
+      },
+      {
+        fault: "a stream that ends without messageStop",
+        handler: streamThen((response) => response.end(head)),
+        reason: "network",
+      },
+      {
+        fault: "a garbled frame",
+        handler: streamThen((response) =>
+          response.end(Buffer.concat([head, Buffer.from("not an event-stream frame at all")])),
+        ),
+        reason: "server",
+      },
+    ])(
+      "should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying",
+      async ({ handler, reason }) => {
+        bedrock.server.handle(handler);
+        const { error, output, chunks } = await settleCall(model(), input, "createStream");
+        expect(output).toBeUndefined();
+        expect(chunks.map((chunk) => (chunk.type === "text-delta" ? chunk.text : "")).join("")).toBe("Hello ");
+        expect(ProviderError.isInstance(error)).toBe(true);
+        expect(error).toMatchObject({ reason, partialOutput: expect.objectContaining({ text: "Hello " }) });
+        expect(bedrock.server.requests).toHaveLength(1);
+      },
+    );
 
     it("should retry a stream that ends without messageStop before any text, and succeed", async () => {
-      bedrock.server.handle(streamThen((response) => response.end(Buffer.from(encodeEvents(reply.events.slice(0, 1))))), replyFor(reply, "createStream"));
+      bedrock.server.handle(
+        streamThen((response) => response.end(Buffer.from(encodeEvents(reply.events.slice(0, 1))))),
+        replyFor(reply, "createStream"),
+      );
       const { output } = await settleCall(model(), input, "createStream");
       expect(output?.text).toBe("Hello there friend");
       expect(bedrock.server.requests).toHaveLength(2);

@@ -20,7 +20,9 @@ function heapAfterGC(): number {
 }
 
 function listenerCounts(model: ChatModel): Record<string, number> {
-  return Object.fromEntries(model.emitter.eventNames().map((name) => [String(name), model.emitter.listenerCount(name)]));
+  return Object.fromEntries(
+    model.emitter.eventNames().map((name) => [String(name), model.emitter.listenerCount(name)]),
+  );
 }
 
 const echo = (body: { messages: { content: unknown }[] }) => `echo ${String(body.messages.at(-1)?.content)}`;
@@ -34,7 +36,9 @@ describe("ChatModel", () => {
     const model = inProcessOpenAIModel(echo);
     const appSignal = new AbortController().signal; // an app-wide shutdown signal, never aborted
     for (let index = 0; index < 200; index++) {
-      expect(await callOnce(model, { messages: [{ role: "user", content: `q${index}` }], signal: appSignal }, index)).toBe(`echo q${index}`);
+      expect(
+        await callOnce(model, { messages: [{ role: "user", content: `q${index}` }], signal: appSignal }, index),
+      ).toBe(`echo q${index}`);
     }
     expect(getEventListeners(appSignal, "abort")).toHaveLength(0);
   });
@@ -48,7 +52,10 @@ describe("ChatModel", () => {
     // create and createStream alternate; every other pair carries the app-wide signal.
     const run = async (from: number, to: number) => {
       for (let index = from; index < to; index++) {
-        const input: ChatModelInput = { messages: [{ role: "user", content: `q${index % 50}` }], ...(index % 4 < 2 ? { signal: appSignal } : {}) };
+        const input: ChatModelInput = {
+          messages: [{ role: "user", content: `q${index % 50}` }],
+          ...(index % 4 < 2 ? { signal: appSignal } : {}),
+        };
         await callOnce(model, input, index);
       }
     };
@@ -87,10 +94,18 @@ describe("ChatModel through the real openai SDK", () => {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
       sendTextReply(request, response, `answer to ${lastUserContent(request)}`);
     });
-    const model = new OpenAIChatModel("gpt-4o-mini", { baseURL: `${server.url}/v1`, apiKey: "sk-concurrency", cache: new MemoryCache() });
+    const model = new OpenAIChatModel("gpt-4o-mini", {
+      baseURL: `${server.url}/v1`,
+      apiKey: "sk-concurrency",
+      cache: new MemoryCache(),
+    });
     // 150 distinct prompts, then 50 calls that repeat 10 of them.
-    const prompts = Array.from({ length: 200 }, (_, index) => (index < 150 ? `question ${index}` : `question ${index % 10}`));
-    const answers = await Promise.all(prompts.map((prompt, index) => callOnce(model, { messages: [{ role: "user", content: prompt }] }, index)));
+    const prompts = Array.from({ length: 200 }, (_, index) =>
+      index < 150 ? `question ${index}` : `question ${index % 10}`,
+    );
+    const answers = await Promise.all(
+      prompts.map((prompt, index) => callOnce(model, { messages: [{ role: "user", content: prompt }] }, index)),
+    );
     answers.forEach((answer, index) => expect(answer).toBe(`answer to ${prompts[index]}`));
     expect(server.requests).toHaveLength(150);
     expect(new Set(server.requests.map(lastUserContent)).size).toBe(150);
@@ -101,7 +116,10 @@ describe("ChatModel through the real openai SDK", () => {
     server.handle((request, response) => {
       replies++;
       if (replies === 1) return sendJSON(response, 500, { error: { message: "try again" } });
-      const text = replies === 2 ? '{"item":{"name":"get_weather","parameters":{"city":' : '{"item":{"name":"get_weather","parameters":{"city":"Oslo"}}}';
+      const text =
+        replies === 2
+          ? '{"item":{"name":"get_weather","parameters":{"city":'
+          : '{"item":{"name":"get_weather","parameters":{"city":"Oslo"}}}';
       sendTextReply(request, response, text);
     });
     const messages = deepFreeze([
@@ -109,7 +127,10 @@ describe("ChatModel through the real openai SDK", () => {
       { role: "user" as const, content: "Weather in Oslo?" },
     ]);
     const tools = deepFreeze([
-      { name: "get_weather", inputSchema: { type: "object", properties: { city: { type: "string", minLength: 2 } }, required: ["city"] } },
+      {
+        name: "get_weather",
+        inputSchema: { type: "object", properties: { city: { type: "string", minLength: 2 } }, required: ["city"] },
+      },
     ]);
     const before = structuredClone({ messages, tools });
     for (const [index, mode] of ["create", "createStream"].entries()) {

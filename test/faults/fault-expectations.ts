@@ -23,7 +23,11 @@ export function textOf(chunks: ChatModelChunk[]): string {
 }
 
 /** The first request meets the fault, the retry gets the answer. */
-export async function expectRetriedThenAnswered(subject: FaultSubject, fault: Handler, mode: CallMode): Promise<ChatModelChunk[]> {
+export async function expectRetriedThenAnswered(
+  subject: FaultSubject,
+  fault: Handler,
+  mode: CallMode,
+): Promise<ChatModelChunk[]> {
   perPrompt(subject.server, fault, subject.ok);
   const { output, chunks } = await settleCall(subject.model(), subject.input(), mode);
   expect(output?.text).toBe("Hello there");
@@ -32,7 +36,12 @@ export async function expectRetriedThenAnswered(subject: FaultSubject, fault: Ha
 }
 
 /** A stream that breaks after `text` arrived: a ProviderError carrying what arrived, and no silent retry. */
-export async function expectPartialOutputError(subject: FaultSubject, fault: Handler, reason: string, text: string): Promise<void> {
+export async function expectPartialOutputError(
+  subject: FaultSubject,
+  fault: Handler,
+  reason: string,
+  text: string,
+): Promise<void> {
   subject.server.handle(fault);
   const { error, output, chunks } = await settleCall(subject.model(), subject.input(), "createStream");
   expect(output).toBeUndefined();
@@ -43,7 +52,12 @@ export async function expectPartialOutputError(subject: FaultSubject, fault: Han
 }
 
 /** A stream aborted after its first text (`head`, reading as `text`): AbortError, never the partial text as the answer. */
-export async function expectAbortMidStream(subject: FaultSubject, contentType: string, head: string, text: string): Promise<void> {
+export async function expectAbortMidStream(
+  subject: FaultSubject,
+  contentType: string,
+  head: string,
+  text: string,
+): Promise<void> {
   subject.server.handle(stallAfter(contentType, head));
   const controller = new AbortController();
   const stream = subject.model().createStream(subject.input({ signal: controller.signal }));

@@ -42,7 +42,12 @@ export function resetMidBody(contentType: string, head: string): Handler {
 }
 
 /** Answers with this status, content type and body. */
-export function answerRaw(status: number, contentType: string | undefined, body: string, headers: Record<string, string> = {}): Handler {
+export function answerRaw(
+  status: number,
+  contentType: string | undefined,
+  body: string,
+  headers: Record<string, string> = {},
+): Handler {
   return (_request, response: ServerResponse) => {
     response.writeHead(status, { ...(contentType ? { "content-type": contentType } : {}), ...headers });
     response.end(body);

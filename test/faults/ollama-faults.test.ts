@@ -8,7 +8,13 @@ import { startLoopbackServer } from "../support/loopback-server.js";
 import { callModes, settleCall } from "../support/run-modes.js";
 import { replyWith } from "../adapters/ollama/ollama-harness.js";
 import { answerRaw, htmlPage, neverAnswer, perPrompt, resetBeforeResponse, resetMidBody } from "./fault-server.js";
-import { expectAbortMidStream, expectPartialOutputError, expectRetriedThenAnswered, textOf, type FaultSubject } from "./fault-expectations.js";
+import {
+  expectAbortMidStream,
+  expectPartialOutputError,
+  expectRetriedThenAnswered,
+  textOf,
+  type FaultSubject,
+} from "./fault-expectations.js";
 
 const ndjson = "application/x-ndjson";
 const line = (content: string, done = false) =>
@@ -34,18 +40,30 @@ afterEach(async () => {
 });
 
 function model(options: OllamaChatModelOptions = {}): OllamaChatModel {
-  return new OllamaChatModel("llama3.2", { host: server.url, retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 5 }, ...options });
+  return new OllamaChatModel("llama3.2", {
+    host: server.url,
+    retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 5 },
+    ...options,
+  });
 }
 
-const input = (extra: Partial<ChatModelInput> = {}): ChatModelInput => ({ messages: [{ role: "user", content: "hi" }], ...extra });
+const input = (extra: Partial<ChatModelInput> = {}): ChatModelInput => ({
+  messages: [{ role: "user", content: "hi" }],
+  ...extra,
+});
 const subject = (): FaultSubject => ({ server, model, input, ok });
-
 
 describe("OllamaChatModel under faults", () => {
   describe.each(callModes)("%s", (mode) => {
     it.each([
-      { fault: "a 429 with Retry-After", handler: answerRaw(429, "application/json", '{"error":"too many requests"}', { "retry-after": "0" }) },
-      { fault: "a 503 (server busy)", handler: answerRaw(503, "application/json", '{"error":"server busy, please try again"}') },
+      {
+        fault: "a 429 with Retry-After",
+        handler: answerRaw(429, "application/json", '{"error":"too many requests"}', { "retry-after": "0" }),
+      },
+      {
+        fault: "a 503 (server busy)",
+        handler: answerRaw(503, "application/json", '{"error":"server busy, please try again"}'),
+      },
       { fault: "a connection reset before the response", handler: resetBeforeResponse },
       { fault: "an empty JSON body", handler: answerRaw(200, "application/json", "") },
       { fault: "an HTML page", handler: answerRaw(200, "text/html", htmlPage) },
@@ -85,14 +103,17 @@ describe("OllamaChatModel under faults", () => {
     it.each([
       { fault: "a connection reset", handler: resetBeforeResponse, reason: "network" },
       { fault: "an HTML page", handler: answerRaw(200, "text/html", htmlPage), reason: /server|network/ },
-    ])("should end $fault every time in a typed ProviderError after maxRetries + 1 requests", async ({ handler, reason }) => {
-      server.handle(handler);
-      const { error, output } = await settleCall(model(), input(), mode);
-      expect(output).toBeUndefined();
-      expect(ProviderError.isInstance(error)).toBe(true);
-      expect(error!.reason).toMatch(reason);
-      expect(server.requests).toHaveLength(3);
-    });
+    ])(
+      "should end $fault every time in a typed ProviderError after maxRetries + 1 requests",
+      async ({ handler, reason }) => {
+        server.handle(handler);
+        const { error, output } = await settleCall(model(), input(), mode);
+        expect(output).toBeUndefined();
+        expect(ProviderError.isInstance(error)).toBe(true);
+        expect(error!.reason).toMatch(reason);
+        expect(server.requests).toHaveLength(3);
+      },
+    );
 
     it("should end a request the server never answers with the per-call timeout, and with the signal", async () => {
       server.handle(neverAnswer);
@@ -106,20 +127,44 @@ describe("OllamaChatModel under faults", () => {
 
   describe("create", () => {
     it("should retry a connection reset in the middle of the JSON body and succeed", async () => {
-      await expectRetriedThenAnswered(subject(), resetMidBody("application/json", '{"model":"llama3.2","message":{'), "create");
+      await expectRetriedThenAnswered(
+        subject(),
+        resetMidBody("application/json", '{"model":"llama3.2","message":{'),
+        "create",
+      );
     });
   });
 
   describe("createStream", () => {
     it.each([
       { fault: "a connection reset", handler: resetMidBody(ndjson, firstText), reason: "network" },
-      { fault: "a stream that stops without its done line", handler: answerRaw(200, ndjson, firstText + line("lo")), text: "Hello", reason: "network" },
-      { fault: "a malformed NDJSON line", handler: answerRaw(200, ndjson, `${firstText}{"message": {"content": "lo"\n${line("", true)}`), reason: "server" },
-      { fault: "an error line", handler: answerRaw(200, ndjson, `${firstText}{"error":"model runner crashed"}\n`), reason: "server" },
-      { fault: "a line that is JSON but not an object", handler: answerRaw(200, ndjson, `${firstText}0\n${line("", true)}`), reason: "server" },
-    ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason, text = "Hel" }) => {
-      await expectPartialOutputError(subject(), handler, reason, text);
-    });
+      {
+        fault: "a stream that stops without its done line",
+        handler: answerRaw(200, ndjson, firstText + line("lo")),
+        text: "Hello",
+        reason: "network",
+      },
+      {
+        fault: "a malformed NDJSON line",
+        handler: answerRaw(200, ndjson, `${firstText}{"message": {"content": "lo"\n${line("", true)}`),
+        reason: "server",
+      },
+      {
+        fault: "an error line",
+        handler: answerRaw(200, ndjson, `${firstText}{"error":"model runner crashed"}\n`),
+        reason: "server",
+      },
+      {
+        fault: "a line that is JSON but not an object",
+        handler: answerRaw(200, ndjson, `${firstText}0\n${line("", true)}`),
+        reason: "server",
+      },
+    ])(
+      "should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying",
+      async ({ handler, reason, text = "Hel" }) => {
+        await expectPartialOutputError(subject(), handler, reason, text);
+      },
+    );
 
     it.each([
       { fault: "a malformed NDJSON line", handler: answerRaw(200, ndjson, `{not json\n${line("", true)}`) },

@@ -7,15 +7,14 @@ import type { Handler, LoopbackServer } from "../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../support/loopback-server.js";
 import { readOwnOpenAIFixture, textReplyHandler } from "../support/openai-wire.js";
 import { callModes, settleCall } from "../support/run-modes.js";
+import { answerRaw, htmlPage, neverAnswer, requestsFor, resetBeforeResponse, resetMidBody } from "./fault-server.js";
 import {
-  answerRaw,
-  htmlPage,
-  neverAnswer,
-  requestsFor,
-  resetBeforeResponse,
-  resetMidBody,
-} from "./fault-server.js";
-import { expectAbortMidStream, expectPartialOutputError, expectRetriedThenAnswered, textOf, type FaultSubject } from "./fault-expectations.js";
+  expectAbortMidStream,
+  expectPartialOutputError,
+  expectRetriedThenAnswered,
+  textOf,
+  type FaultSubject,
+} from "./fault-expectations.js";
 
 const sse = "text/event-stream";
 const chunk = (delta: object, finishReason: string | null = null) =>
@@ -42,7 +41,10 @@ function model(options: OpenAIChatModelOptions = {}): OpenAIChatModel {
   });
 }
 
-const input = (prompt = "hi", extra: Partial<ChatModelInput> = {}): ChatModelInput => ({ messages: [{ role: "user", content: prompt }], ...extra });
+const input = (prompt = "hi", extra: Partial<ChatModelInput> = {}): ChatModelInput => ({
+  messages: [{ role: "user", content: prompt }],
+  ...extra,
+});
 const subject = (): FaultSubject => ({ server, model, input: (extra) => input("hi", extra), ok });
 
 describe("OpenAIChatModel under faults", () => {
@@ -50,7 +52,8 @@ describe("OpenAIChatModel under faults", () => {
     const subject = model();
     const delays = new Map<string, number>();
     subject.emitter.on("retry", ({ input: call, delayMs }) => delays.set(String(call.messages[0]!.content), delayMs));
-    const fail = (status: number, headers: Record<string, string>) => answerRaw(status, "application/json", '{"error":{"message":"slow down"}}', headers);
+    const fail = (status: number, headers: Record<string, string>) =>
+      answerRaw(status, "application/json", '{"error":{"message":"slow down"}}', headers);
     // An HTTP date has whole seconds: this one is 1 to 2 s ahead.
     const inTwoSeconds = new Date(Math.floor((Date.now() + 2_000) / 1000) * 1000).toUTCString();
     const faults: Record<string, Handler> = {
@@ -58,14 +61,23 @@ describe("OpenAIChatModel under faults", () => {
       date: fail(503, { "retry-after": inTwoSeconds }),
       milliseconds: fail(429, { "retry-after-ms": "40", "retry-after": "30" }),
     };
-    const prompts = callModes.flatMap((mode) => Object.keys(faults).map((fault) => ({ mode, fault, prompt: `${fault} ${mode}` })));
+    const prompts = callModes.flatMap((mode) =>
+      Object.keys(faults).map((fault) => ({ mode, fault, prompt: `${fault} ${mode}` })),
+    );
     server.handle((request, response) => {
       const prompt = String(request.json.messages[0].content);
-      return requestsFor(server, prompt) === 1 ? faults[prompt.split(" ")[0]!]!(request, response) : ok(request, response);
+      return requestsFor(server, prompt) === 1
+        ? faults[prompt.split(" ")[0]!]!(request, response)
+        : ok(request, response);
     });
     const started = performance.now();
     const results = await Promise.all(
-      prompts.map(async ({ mode, fault, prompt }) => ({ fault, prompt, ...(await settleCall(subject, input(prompt), mode)), at: performance.now() - started })),
+      prompts.map(async ({ mode, fault, prompt }) => ({
+        fault,
+        prompt,
+        ...(await settleCall(subject, input(prompt), mode)),
+        at: performance.now() - started,
+      })),
     );
     for (const result of results) {
       expect(result.output?.text).toBe("Hello there");
@@ -89,9 +101,16 @@ describe("OpenAIChatModel under faults", () => {
     });
 
     it("should not retry a 429 insufficient_quota", async () => {
-      server.handle((_request, response) => sendJSON(response, 429, readOwnOpenAIFixture("error-429-insufficient-quota.json")));
+      server.handle((_request, response) =>
+        sendJSON(response, 429, readOwnOpenAIFixture("error-429-insufficient-quota.json")),
+      );
       const { error } = await settleCall(model(), input(), mode);
-      expect(error).toMatchObject({ statusCode: 429, code: "insufficient_quota", isRetryable: false, reason: "rate-limit" });
+      expect(error).toMatchObject({
+        statusCode: 429,
+        code: "insufficient_quota",
+        isRetryable: false,
+        reason: "rate-limit",
+      });
       expect(server.requests).toHaveLength(1);
     });
 
@@ -150,20 +169,43 @@ describe("OpenAIChatModel under faults", () => {
 
   describe("create", () => {
     it("should retry a connection reset in the middle of the JSON body and succeed", async () => {
-      await expectRetriedThenAnswered(subject(), resetMidBody("application/json", '{"id":"chatcmpl-1","choices":[{"index":0,'), "create");
+      await expectRetriedThenAnswered(
+        subject(),
+        resetMidBody("application/json", '{"id":"chatcmpl-1","choices":[{"index":0,'),
+        "create",
+      );
     });
   });
 
   describe("createStream", () => {
     it.each([
       { fault: "a connection reset", handler: resetMidBody(sse, firstText), reason: "network" },
-      { fault: "a stream that stops without its final chunk or [DONE]", handler: answerRaw(200, sse, firstText), reason: "network" },
-      { fault: "a malformed SSE line", handler: answerRaw(200, sse, `${firstText}data: {"choices": [\n\n${chunk({}, "stop")}data: [DONE]\n\n`), reason: "server" },
-      { fault: "an event that is JSON but not a chunk", handler: answerRaw(200, sse, `${firstText}data: null\n\n${chunk({}, "stop")}data: [DONE]\n\n`), reason: "server" },
-      { fault: "an error event", handler: answerRaw(200, sse, `${firstText}data: {"error":{"message":"overloaded","type":"server_error"}}\n\n`), reason: "server" },
-    ])("should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying", async ({ handler, reason }) => {
-      await expectPartialOutputError(subject(), handler, reason, "Hel");
-    });
+      {
+        fault: "a stream that stops without its final chunk or [DONE]",
+        handler: answerRaw(200, sse, firstText),
+        reason: "network",
+      },
+      {
+        fault: "a malformed SSE line",
+        handler: answerRaw(200, sse, `${firstText}data: {"choices": [\n\n${chunk({}, "stop")}data: [DONE]\n\n`),
+        reason: "server",
+      },
+      {
+        fault: "an event that is JSON but not a chunk",
+        handler: answerRaw(200, sse, `${firstText}data: null\n\n${chunk({}, "stop")}data: [DONE]\n\n`),
+        reason: "server",
+      },
+      {
+        fault: "an error event",
+        handler: answerRaw(200, sse, `${firstText}data: {"error":{"message":"overloaded","type":"server_error"}}\n\n`),
+        reason: "server",
+      },
+    ])(
+      "should end $fault after text was delivered in a ProviderError carrying the partial output, without retrying",
+      async ({ handler, reason }) => {
+        await expectPartialOutputError(subject(), handler, reason, "Hel");
+      },
+    );
 
     it.each([
       { fault: "a connection reset", handler: resetMidBody(sse, chunk({ role: "assistant" })) },
@@ -184,4 +226,3 @@ describe("OpenAIChatModel under faults", () => {
     });
   });
 });
-

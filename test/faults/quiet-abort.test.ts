@@ -13,7 +13,8 @@ class QuietOnAbortModel extends ChatModel {
   }
   protected override async *_createStream(_input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
     yield { type: "text-delta", text: "Hel" };
-    if (!context.signal.aborted) await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
+    if (!context.signal.aborted)
+      await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
     yield { type: "finish", finishReason: "stop" };
   }
 }
@@ -21,7 +22,10 @@ class QuietOnAbortModel extends ChatModel {
 describe("ChatModel", () => {
   it("should end a stream whose adapter stops quietly on abort with AbortError, not with the partial text as an answer", async () => {
     const controller = new AbortController();
-    const stream = new QuietOnAbortModel().createStream({ messages: [{ role: "user", content: "hi" }], signal: controller.signal });
+    const stream = new QuietOnAbortModel().createStream({
+      messages: [{ role: "user", content: "hi" }],
+      signal: controller.signal,
+    });
     const seen: ChatModelChunk[] = [];
     const reading = (async () => {
       for await (const chunk of stream) {

@@ -20,7 +20,10 @@ const ollamaLine = (content: string, done = false) =>
   `${JSON.stringify({ model: "m", created_at: "x", message: { role: "assistant", content }, done, ...(done ? { done_reason: "stop" } : {}) })}\n`;
 
 const text = fc.string({ minLength: 1, maxLength: 8 });
-const garbage = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("{", '{"choices": [', "<html>", "\u0000\u0001", '{"message":', "0", "null", "[]", '"text"', "true"));
+const garbage = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom("{", '{"choices": [', "<html>", "\u0000\u0001", '{"message":', "0", "null", "[]", '"text"', "true"),
+);
 
 const openAIEvent = fc.oneof(
   { weight: 5, arbitrary: text.map((piece) => openAIChunk({ content: piece })) },
@@ -68,7 +71,12 @@ function fetchFor(next: () => Wire, contentType: string): typeof fetch {
         controller.enqueue(bytes.slice(0, half));
         controller.enqueue(bytes.slice(half));
         // As undici reports a connection lost mid-body.
-        if (sent.reset) controller.error(new TypeError("terminated", { cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }) }));
+        if (sent.reset)
+          controller.error(
+            new TypeError("terminated", {
+              cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }),
+            }),
+          );
         else controller.close();
       },
     });
@@ -76,7 +84,11 @@ function fetchFor(next: () => Wire, contentType: string): typeof fetch {
   };
 }
 
-async function expectOutputOrOwnError(model: ChatModel, finished: (body: string) => boolean, body: () => string): Promise<void> {
+async function expectOutputOrOwnError(
+  model: ChatModel,
+  finished: (body: string) => boolean,
+  body: () => string,
+): Promise<void> {
   const chunks: string[] = [];
   try {
     const stream = model.createStream({ messages: [{ role: "user", content: "hi" }] });
@@ -94,7 +106,12 @@ describe("the streaming wire, fuzzed through the real SDKs", () => {
 
   it(`should end each of ${runs} broken OpenAI SSE bodies in an output or keelson's own error`, async () => {
     let current: Wire = { body: "", cut: undefined, reset: false };
-    const client = new OpenAI({ apiKey: "sk-fuzz", baseURL: "http://127.0.0.1:9/v1", maxRetries: 0, fetch: fetchFor(() => current, "text/event-stream") });
+    const client = new OpenAI({
+      apiKey: "sk-fuzz",
+      baseURL: "http://127.0.0.1:9/v1",
+      maxRetries: 0,
+      fetch: fetchFor(() => current, "text/event-stream"),
+    });
     const model = new OpenAIChatModel("gpt-4o-mini", { client, ...options });
     const log = console.error;
     console.error = () => undefined; // the SDK logs every line it cannot parse
@@ -102,7 +119,11 @@ describe("the streaming wire, fuzzed through the real SDKs", () => {
       await fc.assert(
         fc.asyncProperty(wire(openAIEvent), async (sent) => {
           current = sent;
-          await expectOutputOrOwnError(model, (body) => body.includes('"finish_reason":"stop"'), () => delivered(sent));
+          await expectOutputOrOwnError(
+            model,
+            (body) => body.includes('"finish_reason":"stop"'),
+            () => delivered(sent),
+          );
         }),
         { numRuns: runs },
       );
@@ -113,11 +134,19 @@ describe("the streaming wire, fuzzed through the real SDKs", () => {
 
   it(`should end each of ${runs} broken Ollama NDJSON bodies in an output or keelson's own error`, async () => {
     let current: Wire = { body: "", cut: undefined, reset: false };
-    const model = new OllamaChatModel("llama3.2", { host: "http://127.0.0.1:9", fetch: fetchFor(() => current, "application/x-ndjson"), ...options });
+    const model = new OllamaChatModel("llama3.2", {
+      host: "http://127.0.0.1:9",
+      fetch: fetchFor(() => current, "application/x-ndjson"),
+      ...options,
+    });
     await fc.assert(
       fc.asyncProperty(wire(ollamaEvent), async (sent) => {
         current = sent;
-        await expectOutputOrOwnError(model, (body) => body.includes('"done":true'), () => delivered(sent));
+        await expectOutputOrOwnError(
+          model,
+          (body) => body.includes('"done":true'),
+          () => delivered(sent),
+        );
       }),
       { numRuns: runs },
     );

@@ -24,7 +24,10 @@ function ollama(fetchImpl: typeof fetch, extra: object = {}) {
   return new OllamaChatModel("llama3.2", { host: server.url, retry: { maxRetries: 0 }, fetch: fetchImpl, ...extra });
 }
 function openai(fetchImpl: typeof fetch) {
-  return new OpenAIChatModel("gpt-4o", { client: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "k", maxRetries: 0, fetch: fetchImpl }), retry: { maxRetries: 0 } });
+  return new OpenAIChatModel("gpt-4o", {
+    client: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "k", maxRetries: 0, fetch: fetchImpl }),
+    retry: { maxRetries: 0 },
+  });
 }
 const okOllama = ollamaTextReply("hi there");
 const okOpenAI = openAITextReply("hi there");
@@ -34,7 +37,14 @@ async function outcome(model: Parameters<typeof settleCall>[0], mode: "create" |
   const { output, error } = await settleCall(model, { messages: [user("hi")] }, mode);
   return output
     ? { text: output.text }
-    : { name: error!.name, message: error!.message, reason: error!.reason, status: error!.statusCode, retryable: error!.isRetryable, cause: (error!.cause as Error | undefined)?.constructor?.name };
+    : {
+        name: error!.name,
+        message: error!.message,
+        reason: error!.reason,
+        status: error!.statusCode,
+        retryable: error!.isRetryable,
+        cause: (error!.cause as Error | undefined)?.constructor?.name,
+      };
 }
 
 describe("leanFetch where it once differed from Node's fetch, through the SDKs", () => {
@@ -44,7 +54,8 @@ describe("leanFetch where it once differed from Node's fetch, through the SDKs",
       response.end([okOllama.create!.body].flat().join(""));
     });
     const results: Record<string, unknown> = {};
-    for (const [name, f] of transports) results[name] = await outcome(ollama(f, { headers: { Authorization: "Bearer secret-key\n" } }), "create");
+    for (const [name, f] of transports)
+      results[name] = await outcome(ollama(f, { headers: { Authorization: "Bearer secret-key\n" } }), "create");
     expect(results.node).toEqual({ text: "hi there" });
     expect(results.lean).toEqual(results.node);
   });
@@ -60,18 +71,21 @@ describe("leanFetch where it once differed from Node's fetch, through the SDKs",
     expect(results.lean).toEqual(results.node);
   });
 
-  it.each(["create", "createStream"] as const)("should read an OpenAI response header with a non-UTF-8 byte (latin1 'é') as Node's fetch does (%s)", async (mode) => {
-    server.handle((request, response) => {
-      const answer = request.json?.stream ? okOpenAI.stream! : okOpenAI.create!;
-      response.setHeader("x-gateway-note", "r\u00e9gion eu"); // Node writes this as latin1: one 0xE9 byte
-      response.writeHead(answer.status ?? 200, answer.headers ?? {});
-      response.end([answer.body].flat().join(""));
-    });
-    const results: Record<string, unknown> = {};
-    for (const [name, f] of transports) results[name] = await outcome(openai(f), mode);
-    expect(results.node).toEqual({ text: "hi there" });
-    expect(results.lean).toEqual(results.node);
-  });
+  it.each(["create", "createStream"] as const)(
+    "should read an OpenAI response header with a non-UTF-8 byte (latin1 'é') as Node's fetch does (%s)",
+    async (mode) => {
+      server.handle((request, response) => {
+        const answer = request.json?.stream ? okOpenAI.stream! : okOpenAI.create!;
+        response.setHeader("x-gateway-note", "r\u00e9gion eu"); // Node writes this as latin1: one 0xE9 byte
+        response.writeHead(answer.status ?? 200, answer.headers ?? {});
+        response.end([answer.body].flat().join(""));
+      });
+      const results: Record<string, unknown> = {};
+      for (const [name, f] of transports) results[name] = await outcome(openai(f), mode);
+      expect(results.node).toEqual({ text: "hi there" });
+      expect(results.lean).toEqual(results.node);
+    },
+  );
 
   it("should send an OpenAI request answered by a 307 to the original endpoint once, as Node's fetch does", async () => {
     const counts: Record<string, number> = {};
@@ -113,7 +127,9 @@ describe("leanFetch where it once differed from Node's fetch, through the SDKs",
     const Agent = require("undici/lib/dispatcher/agent.js");
     const Pool = require("undici/lib/dispatcher/pool.js");
     const used: string[] = [];
-    const configured = new Agent({ factory: (origin: string, opts: object) => (used.push(origin), new Pool(origin, opts)) });
+    const configured = new Agent({
+      factory: (origin: string, opts: object) => (used.push(origin), new Pool(origin, opts)),
+    });
     await withGlobalDispatcher(configured, async () => {
       const response = await leanFetch(`${server.url}/via-factory`);
       expect(await response.json()).toEqual({ ok: true });
@@ -122,7 +138,9 @@ describe("leanFetch where it once differed from Node's fetch, through the SDKs",
   });
 
   it("should hand back a status outside 200-599 as a Response, as Node's fetch does", async () => {
-    const raw = await rawServer("HTTP/1.1 999 Request Denied\r\ncontent-type: text/plain\r\ncontent-length: 6\r\n\r\ndenied");
+    const raw = await rawServer(
+      "HTTP/1.1 999 Request Denied\r\ncontent-type: text/plain\r\ncontent-length: 6\r\n\r\ndenied",
+    );
     try {
       const node = await nodeFetch(`${raw.url}/x`);
       expect(node.status).toBe(999);
@@ -155,10 +173,24 @@ describe("leanFetch on a redirect", () => {
             response.writeHead(status, { location: `${other}/to` });
             return void response.end();
           }
-          sendJSON(response, 200, { method: request.method, type: request.headers["content-type"] ?? null, auth: request.headers.authorization ?? null, body: request.body });
+          sendJSON(response, 200, {
+            method: request.method,
+            type: request.headers["content-type"] ?? null,
+            auth: request.headers.authorization ?? null,
+            body: request.body,
+          });
         });
-        const response = await f(`${server.url}/from`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer k" }, body: '{"a":1}' });
-        seen[name] = { json: await response.json(), url: response.url, redirected: response.redirected, hits: server.requests.length };
+        const response = await f(`${server.url}/from`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer k" },
+          body: '{"a":1}',
+        });
+        seen[name] = {
+          json: await response.json(),
+          url: response.url,
+          redirected: response.redirected,
+          hits: server.requests.length,
+        };
       }
       expect(seen.lean, String(status)).toEqual(seen.node);
     }
@@ -168,7 +200,8 @@ describe("leanFetch on a redirect", () => {
 describe("leanFetch on what fetch normalizes or refuses", () => {
   it("should send a standard method written in lower case upper-cased, as fetch does", async () => {
     server.handle((request, response) => sendJSON(response, 200, { method: request.method }));
-    for (const [, f] of transports) expect(await (await f(`${server.url}/m`, { method: "post", body: "{}" })).json()).toEqual({ method: "POST" });
+    for (const [, f] of transports)
+      expect(await (await f(`${server.url}/m`, { method: "post", body: "{}" })).json()).toEqual({ method: "POST" });
   });
 
   it("should refuse a URL with credentials with fetch's TypeError, sending nothing", async () => {

@@ -28,14 +28,36 @@ describe("leanFetch", () => {
   it("should send the request and hand back the response exactly as Node's fetch does", async () => {
     server.handle((request, response) => {
       response.setHeader("set-cookie", ["a=1", "b=2"]);
-      sendJSON(response, 201, { echo: request.json, method: request.method, type: request.headers["content-type"], extra: request.headers["x-extra"] }, { "x-custom": "yes" });
+      sendJSON(
+        response,
+        201,
+        {
+          echo: request.json,
+          method: request.method,
+          type: request.headers["content-type"],
+          extra: request.headers["x-extra"],
+        },
+        { "x-custom": "yes" },
+      );
     });
     const url = `${server.url}/v1/chat?x=1`;
-    for (const headers of [{ "content-type": "application/json", "x-extra": "1" }, new Headers({ "content-type": "application/json", "x-extra": "1" }), [["content-type", "application/json"], ["x-extra", "1"]] as [string, string][]]) {
+    for (const headers of [
+      { "content-type": "application/json", "x-extra": "1" },
+      new Headers({ "content-type": "application/json", "x-extra": "1" }),
+      [
+        ["content-type", "application/json"],
+        ["x-extra", "1"],
+      ] as [string, string][],
+    ]) {
       const init = { method: "POST", headers, body: JSON.stringify({ hello: "world" }) };
       const lean = await seen(await leanFetch(url, init));
       expect(lean).toEqual(await seen(await fetch(url, init)));
-      expect(JSON.parse(lean.body)).toEqual({ echo: { hello: "world" }, method: "POST", type: "application/json", extra: "1" });
+      expect(JSON.parse(lean.body)).toEqual({
+        echo: { hello: "world" },
+        method: "POST",
+        type: "application/json",
+        extra: "1",
+      });
       expect(lean).toMatchObject({ status: 201, statusText: "Created", url, cookies: ["a=1", "b=2"], custom: "yes" });
     }
     expect(server.requests.map((request) => request.url)).toEqual(Array(6).fill("/v1/chat?x=1"));
@@ -54,7 +76,8 @@ describe("leanFetch", () => {
     expect(new TextDecoder().decode(first.value)).toBe("data: first\n\n");
     finish();
     let rest = "";
-    for (let part = await reader.read(); !part.done; part = await reader.read()) rest += new TextDecoder().decode(part.value);
+    for (let part = await reader.read(); !part.done; part = await reader.read())
+      rest += new TextDecoder().decode(part.value);
     expect(rest).toBe("data: last\n\n");
   });
 
@@ -120,7 +143,11 @@ describe("leanFetch", () => {
         response.end();
       } else sendJSON(response, 200, { at: request.url, body: request.json });
     });
-    const response = await leanFetch(`${server.url}/old`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"n":1}' });
+    const response = await leanFetch(`${server.url}/old`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"n":1}',
+    });
     expect(await response.json()).toEqual({ at: "/new", body: { n: 1 } });
   });
 

@@ -5,7 +5,10 @@ describe("safeJSONParse", () => {
   it.each([
     ['{"a": 1, "__proto__": {"polluted": true}}', "written out"],
     ['{"a": 1, "\\u005f_proto__": {"polluted": true}}', "behind a \\u escape"],
-    ['{"a": 1, "nested": {"\\u005F\\u005Fproto\\u005F\\u005F": {"polluted": true}}}', "nested, every character escaped"],
+    [
+      '{"a": 1, "nested": {"\\u005F\\u005Fproto\\u005F\\u005F": {"polluted": true}}}',
+      "nested, every character escaped",
+    ],
   ])("should drop a __proto__ key %s (%s)", (text) => {
     const parsed = safeJSONParse(text) as Record<string, unknown>;
     expect(parsed.a).toBe(1);
@@ -15,12 +18,12 @@ describe("safeJSONParse", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it.each(['{"constructor": {"prototype": {"polluted": true}}}', '{"\\u0063onstructor": {"prototype": {"polluted": true}}}'])(
-    "should drop a constructor key that holds a prototype: %s",
-    (text) => {
-      expect(safeJSONParse(text)).toEqual({});
-    },
-  );
+  it.each([
+    '{"constructor": {"prototype": {"polluted": true}}}',
+    '{"\\u0063onstructor": {"prototype": {"polluted": true}}}',
+  ])("should drop a constructor key that holds a prototype: %s", (text) => {
+    expect(safeJSONParse(text)).toEqual({});
+  });
 
   it("should keep a constructor key without a prototype, and parse everything else as JSON.parse does", () => {
     const text = '{"constructor": "Ada", "list": [1, 2.5, null, true, "x\\n"], "deep": {"k": {}}}';

@@ -20,14 +20,30 @@ describe("instrumentChatModel", () => {
   describe.each(callModes)("through %s", (mode) => {
     it.each<[string, () => ChatModel, string]>([
       ["OpenAIChatModel", () => new OpenAIChatModel("gpt-4o", { baseURL: nowhere, apiKey: "sk-test" }), "openai"],
-      ["AzureOpenAIChatModel", () => new AzureOpenAIChatModel("gpt-4o", { endpoint: nowhere, apiKey: "sk-test", apiVersion: "2024-12-01-preview" }), "azure.ai.openai"],
-      ["BedrockChatModel", () => new BedrockChatModel("us.amazon.nova-micro-v1:0", { region: "us-east-1", endpoint: nowhere, credentials }), "aws.bedrock"],
+      [
+        "AzureOpenAIChatModel",
+        () =>
+          new AzureOpenAIChatModel("gpt-4o", {
+            endpoint: nowhere,
+            apiKey: "sk-test",
+            apiVersion: "2024-12-01-preview",
+          }),
+        "azure.ai.openai",
+      ],
+      [
+        "BedrockChatModel",
+        () =>
+          new BedrockChatModel("us.amazon.nova-micro-v1:0", { region: "us-east-1", endpoint: nowhere, credentials }),
+        "aws.bedrock",
+      ],
       ["OllamaChatModel", () => new OllamaChatModel("llama3.2", { host: nowhere }), "ollama"],
     ])("should name the provider of a %s span as the GenAI conventions do", async (_name, make, providerName) => {
       const model = make();
       instrumentChatModel(model, { tracer });
       await settleCall(model, { messages: [user("hi")], signal: AbortSignal.abort() }, mode);
-      expect(exporter.getFinishedSpans().map((span) => span.attributes["gen_ai.provider.name"])).toEqual([providerName]);
+      expect(exporter.getFinishedSpans().map((span) => span.attributes["gen_ai.provider.name"])).toEqual([
+        providerName,
+      ]);
     });
 
     it("should record the frequency and presence penalties the request was sent with", async () => {
@@ -47,7 +63,11 @@ describe("instrumentChatModel", () => {
       await runCall(model, { messages: [user("hi")], responseFormat: z.object({ a: z.number() }) }, mode);
       await runCall(model, { messages: [user("hi")], responseFormat: { type: "json" } }, mode);
       await runCall(model, { messages: [user("hi")] }, mode);
-      expect(exporter.getFinishedSpans().map((span) => span.attributes["gen_ai.output.type"])).toEqual(["json", "json", undefined]);
+      expect(exporter.getFinishedSpans().map((span) => span.attributes["gen_ai.output.type"])).toEqual([
+        "json",
+        "json",
+        undefined,
+      ]);
     });
   });
 });

@@ -16,8 +16,17 @@ describe("instrumentChatModel", () => {
       instrumentChatModel(model, { tracer, recordContent: true });
       const messages: Message[] = [
         { role: "system", content: "Be brief." },
-        { role: "user", content: [{ type: "text", text: "Weather here?" }, { type: "image", image: "https://example.com/a.png" }] },
-        { role: "assistant", content: [{ type: "tool-call", id: "call_1", name: "weather", args: { city: "Bergen" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Weather here?" },
+            { type: "image", image: "https://example.com/a.png" },
+          ],
+        },
+        {
+          role: "assistant",
+          content: [{ type: "tool-call", id: "call_1", name: "weather", args: { city: "Bergen" } }],
+        },
         { role: "tool", toolCallId: "call_1", toolName: "weather", content: "Rain." },
         { role: "user", content: "And Oslo?" },
       ];
@@ -25,13 +34,26 @@ describe("instrumentChatModel", () => {
       const [span] = exporter.getFinishedSpans();
       expect(JSON.parse(span!.attributes["gen_ai.input.messages"] as string)).toEqual([
         { role: "system", parts: [{ type: "text", content: "Be brief." }] },
-        { role: "user", parts: [{ type: "text", content: "Weather here?" }, { type: "uri", modality: "image", uri: "https://example.com/a.png" }] },
-        { role: "assistant", parts: [{ type: "tool_call", id: "call_1", name: "weather", arguments: { city: "Bergen" } }] },
+        {
+          role: "user",
+          parts: [
+            { type: "text", content: "Weather here?" },
+            { type: "uri", modality: "image", uri: "https://example.com/a.png" },
+          ],
+        },
+        {
+          role: "assistant",
+          parts: [{ type: "tool_call", id: "call_1", name: "weather", arguments: { city: "Bergen" } }],
+        },
         { role: "tool", parts: [{ type: "tool_call_response", id: "call_1", response: "Rain." }] },
         { role: "user", parts: [{ type: "text", content: "And Oslo?" }] },
       ]);
       expect(JSON.parse(span!.attributes["gen_ai.output.messages"] as string)).toEqual([
-        { role: "assistant", parts: [{ type: "tool_call", id: "call_2", name: "weather", arguments: { city: "Oslo" } }], finish_reason: "tool_call" },
+        {
+          role: "assistant",
+          parts: [{ type: "tool_call", id: "call_2", name: "weather", arguments: { city: "Oslo" } }],
+          finish_reason: "tool_call",
+        },
       ]);
     });
   });

@@ -19,7 +19,11 @@ describe("instrumentChatModel", () => {
       expect(error).toBeInstanceOf(TypeError);
       const spans = exporter.getFinishedSpans();
       expect(spans).toHaveLength(1);
-      expect(spans[0]!.attributes).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": "scripted", "error.type": "TypeError" });
+      expect(spans[0]!.attributes).toMatchObject({
+        "gen_ai.operation.name": "chat",
+        "gen_ai.request.model": "scripted",
+        "error.type": "TypeError",
+      });
       expect(spans[0]!.status.code).toBe(SpanStatusCode.ERROR);
       expect(warnings).not.toHaveBeenCalled();
     });

@@ -13,12 +13,24 @@ const weather = defineTool({ name: "weather", inputSchema: z.object({ city: z.st
 describe("instrumentChatModel", () => {
   describe.each(callModes)("through %s", (mode) => {
     it("should record one GenAI client span per call, with tokens, finish reason, retries and the ladder rung", async () => {
-      const model = new ScriptedChatModel([errorStep({ statusCode: 503 }), rawStep('{"name": "weather", "parameters": {"city": "Oslo"}}', { usage: { inputTokens: 11, outputTokens: 7 } })], {
-        toolChoiceSupport: [],
-        retry: { initialDelayMs: 1 },
-      });
+      const model = new ScriptedChatModel(
+        [
+          errorStep({ statusCode: 503 }),
+          rawStep('{"name": "weather", "parameters": {"city": "Oslo"}}', {
+            usage: { inputTokens: 11, outputTokens: 7 },
+          }),
+        ],
+        {
+          toolChoiceSupport: [],
+          retry: { initialDelayMs: 1 },
+        },
+      );
       instrumentChatModel(model, { tracer });
-      await runCall(model, { messages: [user("Weather?")], tools: [weather], toolChoice: "required", parameters: { temperature: 0.1 } }, mode);
+      await runCall(
+        model,
+        { messages: [user("Weather?")], tools: [weather], toolChoice: "required", parameters: { temperature: 0.1 } },
+        mode,
+      );
       const [span] = exporter.getFinishedSpans();
       expect(exporter.getFinishedSpans()).toHaveLength(1);
       expect(span!.name).toBe("chat scripted");
@@ -51,7 +63,9 @@ describe("instrumentChatModel", () => {
     const detach = instrumentChatModel(model, { tracer, recordContent: true });
     await model.create({ messages: [user("Weather?")] });
     const [span] = exporter.getFinishedSpans();
-    expect(JSON.parse(span!.attributes["gen_ai.input.messages"] as string)).toEqual([{ role: "user", parts: [{ type: "text", content: "Weather?" }] }]);
+    expect(JSON.parse(span!.attributes["gen_ai.input.messages"] as string)).toEqual([
+      { role: "user", parts: [{ type: "text", content: "Weather?" }] },
+    ]);
     expect(JSON.parse(span!.attributes["gen_ai.output.messages"] as string)).toEqual([
       { role: "assistant", parts: [{ type: "text", content: "Sunny." }], finish_reason: "stop" },
     ]);

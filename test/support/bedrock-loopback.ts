@@ -24,7 +24,12 @@ export async function startBedrockLoopback(): Promise<BedrockLoopback> {
   return {
     server,
     model: (modelId = "us.amazon.nova-micro-v1:0", options = {}) =>
-      new BedrockChatModel(modelId, { region: "us-east-1", endpoint: server.url, credentials: fakeCredentials, ...options }),
+      new BedrockChatModel(modelId, {
+        region: "us-east-1",
+        endpoint: server.url,
+        credentials: fakeCredentials,
+        ...options,
+      }),
     close: () => server.close(),
   };
 }
@@ -87,31 +92,47 @@ export function parseNDJSON(text: string): Record<string, unknown>[] {
  * A Converse reply and the ConverseStream events that carry the same message, written from the
  * documented shapes: text and reasoning (redacted reasoning in one piece) as deltas, each toolUse as a block start and input fragments.
  */
-export function replyOf(converse: {
-  output: { message: { role: string; content: Record<string, any>[] } };
-  stopReason: string;
-  usage: Record<string, number>;
-}, inputFragments = 2): Reply {
+export function replyOf(
+  converse: {
+    output: { message: { role: string; content: Record<string, any>[] } };
+    stopReason: string;
+    usage: Record<string, number>;
+  },
+  inputFragments = 2,
+): Reply {
   const events: Record<string, unknown>[] = [{ messageStart: { role: "assistant" } }];
   converse.output.message.content.forEach((block, contentBlockIndex) => {
     if (typeof block.text === "string") {
-      for (const text of split(block.text, 3)) events.push({ contentBlockDelta: { contentBlockIndex, delta: { text } } });
+      for (const text of split(block.text, 3))
+        events.push({ contentBlockDelta: { contentBlockIndex, delta: { text } } });
     } else if (block.reasoningContent?.redactedContent !== undefined) {
-      events.push({ contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { redactedContent: block.reasoningContent.redactedContent } } } });
+      events.push({
+        contentBlockDelta: {
+          contentBlockIndex,
+          delta: { reasoningContent: { redactedContent: block.reasoningContent.redactedContent } },
+        },
+      });
     } else if (block.reasoningContent) {
       const { text, signature } = block.reasoningContent.reasoningText as { text: string; signature?: string };
-      for (const piece of split(text, 2)) events.push({ contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { text: piece } } } });
-      if (signature) events.push({ contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { signature } } } });
+      for (const piece of split(text, 2))
+        events.push({ contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { text: piece } } } });
+      if (signature)
+        events.push({ contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { signature } } } });
     } else if (block.toolUse) {
       const { toolUseId, name, input, type } = block.toolUse as Record<string, unknown>;
-      events.push({ contentBlockStart: { contentBlockIndex, start: { toolUse: { toolUseId, name, ...(type ? { type } : {}) } } } });
+      events.push({
+        contentBlockStart: { contentBlockIndex, start: { toolUse: { toolUseId, name, ...(type ? { type } : {}) } } },
+      });
       for (const piece of split(JSON.stringify(input), inputFragments)) {
         events.push({ contentBlockDelta: { contentBlockIndex, delta: { toolUse: { input: piece } } } });
       }
     }
     events.push({ contentBlockStop: { contentBlockIndex } });
   });
-  events.push({ messageStop: { stopReason: converse.stopReason } }, { metadata: { usage: converse.usage, metrics: { latencyMs: 100 } } });
+  events.push(
+    { messageStop: { stopReason: converse.stopReason } },
+    { metadata: { usage: converse.usage, metrics: { latencyMs: 100 } } },
+  );
   return { converse, events };
 }
 
@@ -127,7 +148,10 @@ function split(text: string, parts: number): string[] {
  * content-type and its body (the event-stream bytes of a `!!binary` body, else `parsed_body` as
  * JSON). `extraHeaders` adds what the recorder dropped (x-amzn-ErrorType).
  */
-export function replayInteraction(interaction: CassetteInteraction, extraHeaders: Record<string, string> = {}): Http2Handler {
+export function replayInteraction(
+  interaction: CassetteInteraction,
+  extraHeaders: Record<string, string> = {},
+): Http2Handler {
   const { status, headers, parsed_body: parsed, body } = interaction.response;
   const contentType = headers["content-type"]?.[0] ?? "application/json";
   const raw = typeof body === "object" && body !== null ? body.string : undefined;

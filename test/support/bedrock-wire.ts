@@ -8,7 +8,11 @@ import type { CassetteInteraction } from "./shared-fixtures.js";
 export function bedrockReply(reply: Reply): ConformanceReply {
   return {
     create: { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(reply.converse) },
-    stream: { status: 200, headers: { "content-type": "application/vnd.amazon.eventstream" }, body: encodeEvents(reply.events) },
+    stream: {
+      status: 200,
+      headers: { "content-type": "application/vnd.amazon.eventstream" },
+      body: encodeEvents(reply.events),
+    },
   };
 }
 
@@ -54,6 +58,9 @@ export function readBedrockRequest(request: ReplayedRequest): WireSummary {
   return {
     tools: body.toolConfig?.tools,
     toolChoice: body.toolConfig?.toolChoice,
-    responseFormat: format?.type === "json_schema" ? { type: "json-schema", schema: schema === undefined ? undefined : JSON.parse(schema) } : undefined,
+    responseFormat:
+      format?.type === "json_schema"
+        ? { type: "json-schema", schema: schema === undefined ? undefined : JSON.parse(schema) }
+        : undefined,
   };
 }

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-const specifierPattern = /(?:import|export)\s[^"']*?from\s+["']([^"']+)["']|(?<!typeof )\bimport\(\s*["']([^"']+)["']\s*\)|\brequire\(\s*["']([^"']+)["']\s*\)/g;
+const specifierPattern =
+  /(?:import|export)\s[^"']*?from\s+["']([^"']+)["']|(?<!typeof )\bimport\(\s*["']([^"']+)["']\s*\)|\brequire\(\s*["']([^"']+)["']\s*\)/g;
 
 /**
  * What a module loads when it is imported, following the project's own imports: the files, and

@@ -54,7 +54,12 @@ export async function startLoopbackHttp2Server(): Promise<LoopbackHttp2Server> {
 }
 
 /** Answers with a JSON body (a string is sent as it is). */
-export function sendJSON(response: Http2ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJSON(
+  response: Http2ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { "content-type": "application/json", ...headers });
   response.end(typeof body === "string" ? body : JSON.stringify(body));
 }

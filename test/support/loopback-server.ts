@@ -107,7 +107,12 @@ export function recordRequest(
 }
 
 /** Answers with a JSON body. */
-export function sendJSON(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJSON(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { "content-type": "application/json", ...headers });
   response.end(typeof body === "string" ? body : JSON.stringify(body));
 }

@@ -1,7 +1,11 @@
 import type { ServerResponse } from "node:http";
 
 /** Answers with an NDJSON body (`application/x-ndjson`), one JSON value per line, written line by line. */
-export async function sendNDJSON(response: ServerResponse, lines: readonly (string | object)[], gapMs = 0): Promise<void> {
+export async function sendNDJSON(
+  response: ServerResponse,
+  lines: readonly (string | object)[],
+  gapMs = 0,
+): Promise<void> {
   response.writeHead(200, { "content-type": "application/x-ndjson" });
   for (const line of lines) {
     response.write(`${typeof line === "string" ? line : JSON.stringify(line)}\n`);

@@ -12,8 +12,16 @@ export function readOwnOpenAIFixture(name: string): string {
   return readFileSync(join(ownFixturesDir, name), "utf8");
 }
 
-export function jsonResponse(body: string | object, status = 200, headers: Record<string, string> = {}): ReplayResponse {
-  return { status, headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) };
+export function jsonResponse(
+  body: string | object,
+  status = 200,
+  headers: Record<string, string> = {},
+): ReplayResponse {
+  return {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  };
 }
 
 /** SSE bytes exactly as given (a recorded `.sse` file). */
@@ -33,12 +41,18 @@ export function openAITextReply(text: string): ConformanceReply {
   const completion = {
     ...base,
     object: "chat.completion",
-    choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: null, finish_reason: "stop" }],
+    choices: [
+      { index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: null, finish_reason: "stop" },
+    ],
     usage,
   };
   const half = Math.ceil(text.length / 2);
   const chunk = (delta: object, finish: string | null) =>
-    JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+    JSON.stringify({
+      ...base,
+      object: "chat.completion.chunk",
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    });
   const stream = ssePayloads([
     chunk({ role: "assistant", content: text.slice(0, half) }, null),
     chunk({ content: text.slice(half) }, null),
@@ -85,7 +99,13 @@ export function answerWithText(server: LoopbackServer, text: string): void {
 
 /** One chat.completion.chunk of a stream, as JSON: choice 0 with `delta`, and its finish reason. */
 export function streamChunk(delta: object, finish: string | null = null, model = "some-model"): string {
-  return JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  return JSON.stringify({
+    id: "x",
+    object: "chat.completion.chunk",
+    created: 1,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
 }
 
 /** The server answers every request with these SSE payloads (then `[DONE]`). */

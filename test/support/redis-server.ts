@@ -14,9 +14,13 @@ export async function redisForTests(): Promise<RedisForTests | undefined> {
   if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: async () => {} };
   if (spawnSync("redis-server", ["--version"]).status !== 0) return undefined;
   const port = await freePort();
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: "ignore",
-  });
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: "ignore",
+    },
+  );
   await waitForPort(port, 5_000);
   return {
     url: `redis://127.0.0.1:${port}`,

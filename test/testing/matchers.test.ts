@@ -4,7 +4,10 @@ import { defineTool } from "../../src/index.js";
 import { ScriptedChatModel, keelsonMatchers, textStep, toolCallStep } from "../../src/testing/index.js";
 
 expect.extend(keelsonMatchers);
-const lookup = defineTool({ name: "lookup_incident", inputSchema: z.object({ incident_id: z.string(), verbose: z.boolean().optional() }) });
+const lookup = defineTool({
+  name: "lookup_incident",
+  inputSchema: z.object({ incident_id: z.string(), verbose: z.boolean().optional() }),
+});
 
 const user = (content: string) => ({ role: "user" as const, content });
 
@@ -18,7 +21,9 @@ describe("keelsonMatchers", () => {
     expect(output.message).toHaveToolCall("lookup_incident");
     expect(output).not.toHaveToolCall("lookup_incident", { incident_id: "INC-002" });
     expect(output).not.toHaveToolCall("page_oncall");
-    expect(() => expect(output).toHaveToolCall("page_oncall")).toThrow(/expected a call to 'page_oncall'; the output has lookup_incident\(/);
+    expect(() => expect(output).toHaveToolCall("page_oncall")).toThrow(
+      /expected a call to 'page_oncall'; the output has lookup_incident\(/,
+    );
   });
 
   it("should match text exactly or by pattern", async () => {

@@ -18,7 +18,9 @@ describe("ScriptedChatModel: stream steps, the script's end, recorded calls", ()
         ]),
       ]);
       const { output } = await runCall(model, { messages: [user("INC-001?")], tools: [lookup] }, mode);
-      expect(output.toolCalls).toEqual([{ type: "tool-call", id: "call_s1", name: "lookup_incident", args: { incident_id: "INC-001" } }]);
+      expect(output.toolCalls).toEqual([
+        { type: "tool-call", id: "call_s1", name: "lookup_incident", args: { incident_id: "INC-001" } },
+      ]);
       expect(output.reasoning).toBe("Look it up.");
       expect(output.finishReason).toBe("tool-calls");
       expect(output.usage).toMatchObject({ inputTokens: 30, outputTokens: 12 });
@@ -41,11 +43,18 @@ describe("ScriptedChatModel: stream steps, the script's end, recorded calls", ()
 
     it("should say why an unplanned request was made when the script runs out on a re-ask", async () => {
       const model = new ScriptedChatModel([
-        toolCallsStep([{ name: "lookup_incident", args: { incident_id: "A" } }, { name: "lookup_incident", args: { incident_id: "B" } }]),
+        toolCallsStep([
+          { name: "lookup_incident", args: { incident_id: "A" } },
+          { name: "lookup_incident", args: { incident_id: "B" } },
+        ]),
       ]);
-      const error = (await runCall(model, { messages: [user("A and B?")], tools: [lookup] }, mode).catch((caught: unknown) => caught)) as Error;
+      const error = (await runCall(model, { messages: [user("A and B?")], tools: [lookup] }, mode).catch(
+        (caught: unknown) => caught,
+      )) as Error;
       expect(error.message).toMatch(/ran out of steps/);
-      expect(error.message).toMatch(/keelson re-asking, because the previous reply could not be used: call one tool at a time/);
+      expect(error.message).toMatch(
+        /keelson re-asking, because the previous reply could not be used: call one tool at a time/,
+      );
     });
 
     it("should record calls that later mutation of the caller's objects cannot change", async () => {

@@ -1,8 +1,21 @@
 import { describe, it } from "vitest";
 import { ProviderError } from "../../src/index.js";
 import type { ChatModelOptions, ProviderInput, RunContext } from "../../src/index.js";
-import type { ConformanceReply, ReplayedRequest, ReplayServer, ReplayStep, ScriptedStep } from "../../src/testing/index.js";
-import { ScriptedChatModel, errorStep, runAdapterConformance, textStep, toolCallStep, toolCallsStep } from "../../src/testing/index.js";
+import type {
+  ConformanceReply,
+  ReplayedRequest,
+  ReplayServer,
+  ReplayStep,
+  ScriptedStep,
+} from "../../src/testing/index.js";
+import {
+  ScriptedChatModel,
+  errorStep,
+  runAdapterConformance,
+  textStep,
+  toolCallStep,
+  toolCallsStep,
+} from "../../src/testing/index.js";
 
 /**
  * The scripted model's "wire": an in-process transport. A request is the ProviderInput that
@@ -23,7 +36,10 @@ class ScriptedTransport implements ReplayServer {
 
   /** A model whose every request is answered by this transport. */
   model(options: ChatModelOptions): ScriptedChatModel {
-    const steps = Array.from({ length: 64 }, () => (input: ProviderInput, context: RunContext) => this.answer(input, context));
+    const steps = Array.from(
+      { length: 64 },
+      () => (input: ProviderInput, context: RunContext) => this.answer(input, context),
+    );
     return new ScriptedChatModel(steps, options);
   }
 
@@ -33,10 +49,19 @@ class ScriptedTransport implements ReplayServer {
     this.requests.push({ method: "POST", url: "/", headers: {}, body, json: JSON.parse(body) });
     const step = this.steps.length > 1 ? this.steps.shift()! : this.steps[0]!;
     if (step === "hold") {
-      return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason), { once: true }));
+      return new Promise((_resolve, reject) =>
+        context.signal.addEventListener("abort", () => reject(context.signal.reason), { once: true }),
+      );
     }
     if (step === "drop") {
-      return errorStep(new ProviderError("scripted: connection dropped", { reason: "network", providerId: "scripted", modelId: "scripted", cause: new Error("socket hang up") }));
+      return errorStep(
+        new ProviderError("scripted: connection dropped", {
+          reason: "network",
+          providerId: "scripted",
+          modelId: "scripted",
+          cause: new Error("socket hang up"),
+        }),
+      );
     }
     const text = typeof step.body === "string" ? step.body : "";
     if ((step.status ?? 200) >= 400) {
@@ -50,8 +75,14 @@ const reply = (create: ScriptedStep, stream: ScriptedStep = create): Conformance
   create: { body: JSON.stringify(create) },
   stream: { body: JSON.stringify(stream) },
 });
-const lookupIncident = { name: "lookup_incident", inputSchema: { type: "object", properties: { incident_id: { type: "string" } }, required: ["incident_id"] } };
-const pageOnCall = { name: "page_on_call", inputSchema: { type: "object", properties: { team: { type: "string" } }, required: ["team"] } };
+const lookupIncident = {
+  name: "lookup_incident",
+  inputSchema: { type: "object", properties: { incident_id: { type: "string" } }, required: ["incident_id"] },
+};
+const pageOnCall = {
+  name: "page_on_call",
+  inputSchema: { type: "object", properties: { team: { type: "string" } }, required: ["team"] },
+};
 
 runAdapterConformance<ScriptedTransport>(
   { describe, it },
@@ -70,7 +101,12 @@ runAdapterConformance<ScriptedTransport>(
         tools: sent.tools,
         toolChoice: sent.toolChoice,
         parallelToolCalls: sent.parallelToolCalls,
-        responseFormat: format === undefined ? undefined : format.type === "json" ? { type: "json" } : { type: "json-schema", schema: format.schema },
+        responseFormat:
+          format === undefined
+            ? undefined
+            : format.type === "json"
+              ? { type: "json" }
+              : { type: "json-schema", schema: format.schema },
       };
     },
     retryableError: { status: 429, headers: { "retry-after": "0" }, body: "scripted rate limit" },
@@ -85,7 +121,10 @@ runAdapterConformance<ScriptedTransport>(
         {
           name: "words",
           reply: reply(textStep("INC-001 is an outage of auth-api.", { usage: { inputTokens: 21, outputTokens: 9 } })),
-          expected: { text: "INC-001 is an outage of auth-api.", usage: { inputTokens: 21, outputTokens: 9, totalTokens: 30 } },
+          expected: {
+            text: "INC-001 is an outage of auth-api.",
+            usage: { inputTokens: 21, outputTokens: 9, totalTokens: 30 },
+          },
         },
       ],
       toolCall: [
@@ -113,13 +152,19 @@ runAdapterConformance<ScriptedTransport>(
         },
       ],
       streamedToolCallArgs: {
-        reply: reply(toolCallStep("lookup_incident", { incident_id: "INC-002" }, { id: "call_scripted_split" })).stream!,
+        reply: reply(toolCallStep("lookup_incident", { incident_id: "INC-002" }, { id: "call_scripted_split" }))
+          .stream!,
         tools: [lookupIncident],
         expected: { name: "lookup_incident", args: { incident_id: "INC-002" }, id: "call_scripted_split" },
       },
       finishReasons: [
         { name: "length", reply: reply(textStep("Once upon a", { finishReason: "length" })), expected: "length" },
-        { name: "tool calls", reply: reply(toolCallStep("lookup_incident", { incident_id: "INC-001" }, { id: "call_x" })), tools: [lookupIncident], expected: "tool-calls" },
+        {
+          name: "tool calls",
+          reply: reply(toolCallStep("lookup_incident", { incident_id: "INC-001" }, { id: "call_x" })),
+          tools: [lookupIncident],
+          expected: "tool-calls",
+        },
       ],
     },
   },

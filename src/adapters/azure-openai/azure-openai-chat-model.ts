@@ -6,7 +6,10 @@ import { createAzureClient } from "./create-azure-client.js";
 
 export { defaultAzureAPIVersion } from "./create-azure-client.js";
 
-export interface AzureOpenAIChatModelOptions extends Omit<OpenAIChatModelOptions, "baseURL" | "organization" | "client"> {
+export interface AzureOpenAIChatModelOptions extends Omit<
+  OpenAIChatModelOptions,
+  "baseURL" | "organization" | "client"
+> {
   /**
    * e.g. `https://my-resource.openai.azure.com` (the `/openai/deployments/…` path), or one ending in
    * `/openai/v1` for Azure's v1 GA API (`/openai/v1/chat/completions`, the deployment as the model).
@@ -48,14 +51,18 @@ export class AzureOpenAIChatModel extends OpenAIChatModel {
 
   protected override get endpoint(): string {
     // The v1 API's client is the plain OpenAI one: an api-version only as a default query (e.g. "preview").
-    const client = this.client as unknown as { apiVersion?: string; defaultQuery?: () => Record<string, string | undefined> | undefined };
+    const client = this.client as unknown as {
+      apiVersion?: string;
+      defaultQuery?: () => Record<string, string | undefined> | undefined;
+    };
     const apiVersion = client.apiVersion ?? client.defaultQuery?.()?.["api-version"];
     return apiVersion === undefined ? super.endpoint : `${super.endpoint}?api-version=${apiVersion}`;
   }
 
   protected override errorHints(): Partial<Record<ProviderErrorReason, string>> {
     return {
-      authentication: "Check the apiKey option or AZURE_OPENAI_API_KEY (or the Entra ID token provider's role assignment).",
+      authentication:
+        "Check the apiKey option or AZURE_OPENAI_API_KEY (or the Entra ID token provider's role assignment).",
       "not-found":
         `Azure wants the deployment name, not the model name: check that a deployment named '${this.modelId}' ` +
         `exists on ${this.client.baseURL} and that the api-version is one it serves.`,

@@ -29,10 +29,18 @@ export function createAzureClient(deployment: string, settings: AzureClientSetti
   }
   const apiKey = settings.azureADTokenProvider ? undefined : (settings.apiKey ?? env("AZURE_OPENAI_API_KEY"));
   if (apiKey === undefined && !settings.azureADTokenProvider) {
-    throw new TypeError("AzureOpenAIChatModel needs credentials: pass { apiKey } or { azureADTokenProvider }, or set AZURE_OPENAI_API_KEY.");
+    throw new TypeError(
+      "AzureOpenAIChatModel needs credentials: pass { apiKey } or { azureADTokenProvider }, or set AZURE_OPENAI_API_KEY.",
+    );
   }
-  const tokenProvider = settings.azureADTokenProvider && entraTokenProvider(settings.azureADTokenProvider, { providerId: "azure-openai", modelId: deployment });
-  const common = { ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }), maxRetries: 0, fetch: leanFetch };
+  const tokenProvider =
+    settings.azureADTokenProvider &&
+    entraTokenProvider(settings.azureADTokenProvider, { providerId: "azure-openai", modelId: deployment });
+  const common = {
+    ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }),
+    maxRetries: 0,
+    fetch: leanFetch,
+  };
   const { AzureOpenAI, OpenAI: OpenAIClient } = loadOpenAISDK();
   const v1 = /\/openai\/v1\/*$/.exec(endpoint);
   if (v1) {

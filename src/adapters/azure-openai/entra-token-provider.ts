@@ -5,7 +5,10 @@ import { ProviderError } from "../../core/errors/provider-error.js";
  * `@azure/identity` retries on its own) that names the deployment, when it throws or gives no token.
  * The SDK wraps it in its own error; the OpenAI adapter's error mapping unwraps it.
  */
-export function entraTokenProvider(provider: () => Promise<string>, where: { providerId: string; modelId: string }): () => Promise<string> {
+export function entraTokenProvider(
+  provider: () => Promise<string>,
+  where: { providerId: string; modelId: string },
+): () => Promise<string> {
   const fail = (problem: string, cause?: unknown) =>
     new ProviderError(
       `${where.providerId} ${where.modelId}: the Entra ID token provider ${problem}. ` +
@@ -19,7 +22,8 @@ export function entraTokenProvider(provider: () => Promise<string>, where: { pro
     } catch (error) {
       throw fail(`failed: ${error instanceof Error ? error.message : String(error)}`, error);
     }
-    if (typeof token !== "string" || token === "") throw fail(`returned ${token === "" ? "an empty string" : String(token)} instead of a token`);
+    if (typeof token !== "string" || token === "")
+      throw fail(`returned ${token === "" ? "an empty string" : String(token)} instead of a token`);
     return token;
   };
 }

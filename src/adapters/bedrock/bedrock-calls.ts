@@ -26,7 +26,11 @@ export interface BedrockConnection {
 }
 
 /** The Bedrock adapter's requests and responses, loaded on a model's first call (lazyImport). */
-export async function createConverse(connection: BedrockConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
+export async function createConverse(
+  connection: BedrockConnection,
+  input: ProviderInput,
+  context: RunContext,
+): Promise<ProviderOutput> {
   const request = buildConverseRequest(connection.modelId, input, connection.profile);
   const response = await sent(connection, request, () =>
     connection.client.send(new connection.sdk.ConverseCommand(request), { abortSignal: context.signal }),
@@ -35,7 +39,11 @@ export async function createConverse(connection: BedrockConnection, input: Provi
 }
 
 /** A ConverseStream request, opened: its events for chunkStream, read by one ConverseStreamReader. */
-export async function openConverseStream(connection: BedrockConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ConverseStreamOutput>> {
+export async function openConverseStream(
+  connection: BedrockConnection,
+  input: ProviderInput,
+  context: RunContext,
+): Promise<OpenedParts<ConverseStreamOutput>> {
   const request = buildConverseRequest(connection.modelId, input, connection.profile);
   const response = await sent(connection, request, () =>
     connection.client.send(new connection.sdk.ConverseStreamCommand(request), { abortSignal: context.signal }),
@@ -48,7 +56,11 @@ export async function openConverseStream(connection: BedrockConnection, input: P
 }
 
 /** The service's response to one command, or its refusal as keelson's error. */
-async function sent<T>(connection: BedrockConnection, request: ConverseCommandInput, send: () => Promise<T>): Promise<T> {
+async function sent<T>(
+  connection: BedrockConnection,
+  request: ConverseCommandInput,
+  send: () => Promise<T>,
+): Promise<T> {
   try {
     return await send();
   } catch (error) {
@@ -58,7 +70,11 @@ async function sent<T>(connection: BedrockConnection, request: ConverseCommandIn
 
 function mapConverseError(connection: BedrockConnection, error: unknown, request: ConverseCommandInput): unknown {
   const sentToolChoice = Object.keys(request.toolConfig?.toolChoice ?? {})[0];
-  return mapBedrockError(error, { modelId: connection.modelId, sentToolChoice, secrets: bedrockSecrets(connection.secrets) });
+  return mapBedrockError(error, {
+    modelId: connection.modelId,
+    sentToolChoice,
+    secrets: bedrockSecrets(connection.secrets),
+  });
 }
 
 /** An error while reading the event stream: what the decoder throws (a truncated or garbled frame) is the service's fault too. */

@@ -68,7 +68,8 @@ export class BedrockChatModel extends ChatModel {
         ...(endpoint === undefined ? {} : { endpoint }),
         ...(credentials === undefined ? {} : { credentials }),
       });
-    this.endpointKey = endpoint ?? region ?? (client ? "client" : (process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? ""));
+    this.endpointKey =
+      endpoint ?? region ?? (client ? "client" : (process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? ""));
     // Kept out of enumeration, so that no log or serialisation of the model shows them.
     Object.defineProperty(this, "secrets", { value: staticSecrets(credentials), enumerable: false });
   }
@@ -89,11 +90,19 @@ export class BedrockChatModel extends ChatModel {
 
   /** What the wire code calls with, built on the first call. */
   private connection(): BedrockConnection {
-    return (this.connectionCache ??= { modelId: this.modelId, client: this.client, profile: this.profile, sdk: loadSDK(), secrets: this.secrets ?? [] });
+    return (this.connectionCache ??= {
+      modelId: this.modelId,
+      client: this.client,
+      profile: this.profile,
+      sdk: loadSDK(),
+      secrets: this.secrets ?? [],
+    });
   }
 }
 
 function staticSecrets(credentials: BedrockChatModelOptions["credentials"]): string[] {
   if (!credentials || typeof credentials === "function") return [];
-  return [credentials.secretAccessKey, credentials.sessionToken].filter((value): value is string => typeof value === "string");
+  return [credentials.secretAccessKey, credentials.sessionToken].filter(
+    (value): value is string => typeof value === "string",
+  );
 }

@@ -13,7 +13,10 @@ export function bedrockDocumentNamer(): (filename: string | undefined) => string
   let count = 0;
   return (filename) => {
     count++;
-    const base = documentName(filename ?? "").slice(0, maxNameLength - 6).trim() || `document-${count}`;
+    const base =
+      documentName(filename ?? "")
+        .slice(0, maxNameLength - 6)
+        .trim() || `document-${count}`;
     let name = base;
     for (let repeat = 2; taken.has(name.toLowerCase()); repeat++) name = `${base} (${repeat})`;
     taken.add(name.toLowerCase());

@@ -43,8 +43,14 @@ const profiles: readonly (readonly [prefix: string, profile: BedrockModelProfile
   ["anthropic.claude-opus-4-5", claudeStructured],
   ["anthropic.claude-opus-4-6", claudeStructured],
   ["anthropic.claude-sonnet-4-6", claudeStructured], // assumed: newer than the structured-output list
-  ["anthropic.claude-v2", { ...base, toolChoiceSupport: [], supportsToolCalling: false, supportsStructuredOutput: false }],
-  ["anthropic.claude-instant", { ...base, toolChoiceSupport: [], supportsToolCalling: false, supportsStructuredOutput: false }],
+  [
+    "anthropic.claude-v2",
+    { ...base, toolChoiceSupport: [], supportsToolCalling: false, supportsStructuredOutput: false },
+  ],
+  [
+    "anthropic.claude-instant",
+    { ...base, toolChoiceSupport: [], supportsToolCalling: false, supportsStructuredOutput: false },
+  ],
   ["anthropic.claude", { ...base, toolChoiceSupport: forcing, supportsStructuredOutput: false, topK: anthropicTopK }],
   ["amazon.nova", { ...base, toolChoiceSupport: forcing, supportsStructuredOutput: false, topK: novaTopK }],
   ["amazon.titan", { ...base, toolChoiceSupport: [], supportsToolCalling: false, supportsStructuredOutput: false }],

@@ -1,4 +1,9 @@
-import type { ConverseCommandInput, InferenceConfiguration, ToolChoice, ToolConfiguration } from "@aws-sdk/client-bedrock-runtime";
+import type {
+  ConverseCommandInput,
+  InferenceConfiguration,
+  ToolChoice,
+  ToolConfiguration,
+} from "@aws-sdk/client-bedrock-runtime";
 import type { ProviderInput, ProviderToolChoice } from "../../core/input.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { convertToBedrockMessages } from "./convert-to-bedrock-messages.js";
@@ -11,7 +16,11 @@ const jsonInstruction = "Answer with only a JSON value, and nothing else.";
  * `providerOptions` are merged last, one level deep (`additionalModelRequestFields: { … }` adds
  * to keelson's own fields).
  */
-export function buildConverseRequest(modelId: string, input: ProviderInput, profile: BedrockModelProfile): ConverseCommandInput {
+export function buildConverseRequest(
+  modelId: string,
+  input: ProviderInput,
+  profile: BedrockModelProfile,
+): ConverseCommandInput {
   const withTools = input.tools !== undefined && input.tools.length > 0 && input.toolChoice !== "none";
   const { system, messages } = convertToBedrockMessages(input.messages, { toolBlocks: withTools });
   const request: ConverseCommandInput = { modelId, messages };
@@ -34,7 +43,9 @@ export function buildConverseRequest(modelId: string, input: ProviderInput, prof
         toolSpec: {
           name: tool.name,
           // ToolSpecification.description takes 1 character or more: a blank one is none.
-          ...(tool.description === undefined || tool.description.trim() === "" ? {} : { description: tool.description }),
+          ...(tool.description === undefined || tool.description.trim() === ""
+            ? {}
+            : { description: tool.description }),
           inputSchema: { json: tool.parameters as never },
         },
       })),
@@ -48,7 +59,9 @@ export function buildConverseRequest(modelId: string, input: ProviderInput, prof
     request.outputConfig = {
       textFormat: {
         type: "json_schema",
-        structure: { jsonSchema: { name: input.responseFormat.name, schema: JSON.stringify(input.responseFormat.schema) } },
+        structure: {
+          jsonSchema: { name: input.responseFormat.name, schema: JSON.stringify(input.responseFormat.schema) },
+        },
       },
     };
   }
@@ -62,7 +75,10 @@ function toBedrockToolChoice(choice: ProviderToolChoice | undefined): ToolChoice
   return { tool: { name: choice.name } };
 }
 
-function mergeProviderOptions(request: ConverseCommandInput, options: Record<string, unknown> | undefined): ConverseCommandInput {
+function mergeProviderOptions(
+  request: ConverseCommandInput,
+  options: Record<string, unknown> | undefined,
+): ConverseCommandInput {
   if (!options) return request;
   const merged: Record<string, unknown> = { ...request };
   for (const [key, value] of Object.entries(options)) {

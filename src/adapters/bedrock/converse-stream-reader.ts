@@ -34,7 +34,14 @@ export class ConverseStreamReader {
         this.#skipped.add(index);
         return [];
       }
-      return [{ type: "tool-call-delta", index, ...(toolUse.toolUseId ? { id: toolUse.toolUseId } : {}), name: toolUse.name ?? "" }];
+      return [
+        {
+          type: "tool-call-delta",
+          index,
+          ...(toolUse.toolUseId ? { id: toolUse.toolUseId } : {}),
+          name: toolUse.name ?? "",
+        },
+      ];
     }
     if (event.contentBlockDelta) {
       const index = event.contentBlockDelta.contentBlockIndex ?? 0;
@@ -42,10 +49,18 @@ export class ConverseStreamReader {
       if (!delta || this.#skipped.has(index)) return [];
       if (delta.text !== undefined) return [{ type: "text-delta", text: delta.text }];
       if (delta.toolUse) return [{ type: "tool-call-delta", index, argsDelta: delta.toolUse.input ?? "" }];
-      if (delta.reasoningContent?.text !== undefined) return [{ type: "reasoning-delta", text: delta.reasoningContent.text }];
-      if (delta.reasoningContent?.signature !== undefined) return [{ type: "reasoning-delta", text: "", signature: delta.reasoningContent.signature }];
+      if (delta.reasoningContent?.text !== undefined)
+        return [{ type: "reasoning-delta", text: delta.reasoningContent.text }];
+      if (delta.reasoningContent?.signature !== undefined)
+        return [{ type: "reasoning-delta", text: "", signature: delta.reasoningContent.signature }];
       if (delta.reasoningContent?.redactedContent !== undefined) {
-        return [{ type: "reasoning-delta", text: "", redactedData: Buffer.from(delta.reasoningContent.redactedContent).toString("base64") }];
+        return [
+          {
+            type: "reasoning-delta",
+            text: "",
+            redactedData: Buffer.from(delta.reasoningContent.redactedContent).toString("base64"),
+          },
+        ];
       }
       return [];
     }

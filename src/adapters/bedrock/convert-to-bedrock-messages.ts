@@ -78,20 +78,28 @@ function assistantContent(message: AssistantMessage, options: ConvertOptions): C
       case "text":
         return textBlock(part.text);
       case "reasoning":
-        if (part.redactedData !== undefined) return [{ reasoningContent: { redactedContent: Buffer.from(part.redactedData, "base64") } }];
+        if (part.redactedData !== undefined)
+          return [{ reasoningContent: { redactedContent: Buffer.from(part.redactedData, "base64") } }];
         // Bedrock verifies reasoning it is sent back; unsigned reasoning (another provider's) cannot pass.
         if (!part.signature) return [];
         return [{ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } }];
       case "tool-call":
-        if (!options.toolBlocks) return textBlock(`[called tool ${part.name} (${part.id}) with ${JSON.stringify(part.args)}]`);
+        if (!options.toolBlocks)
+          return textBlock(`[called tool ${part.name} (${part.id}) with ${JSON.stringify(part.args)}]`);
         return [{ toolUse: { toolUseId: bedrockToolUseId(part.id), name: part.name, input: part.args as never } }];
     }
   });
 }
 
 function toolResult(message: ToolMessage, options: ConvertOptions): ContentBlock {
-  if (!options.toolBlocks) return { text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${toolOutputText(message.content)}` };
-  return { toolResult: { toolUseId: bedrockToolUseId(message.toolCallId), content: [{ text: toolOutputText(message.content) }] } };
+  if (!options.toolBlocks)
+    return { text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${toolOutputText(message.content)}` };
+  return {
+    toolResult: {
+      toolUseId: bedrockToolUseId(message.toolCallId),
+      content: [{ text: toolOutputText(message.content) }],
+    },
+  };
 }
 
 /** Converse refuses blank text, a lone space included: a tool that printed nothing says so. */
@@ -136,7 +144,12 @@ const imageFormats: Record<string, ImageFormat> = {
 
 function imageBlock(part: ImagePart): ContentBlock {
   if (part.image.startsWith("s3://")) {
-    return { image: { format: imageFormat(part.mediaType ?? mediaTypeFromPath(part.image)), source: { s3Location: { uri: part.image } } } };
+    return {
+      image: {
+        format: imageFormat(part.mediaType ?? mediaTypeFromPath(part.image)),
+        source: { s3Location: { uri: part.image } },
+      },
+    };
   }
   const { data, mediaType } = splitData(part.image, part.mediaType);
   return { image: { format: imageFormat(mediaType), source: { bytes: data } } };
@@ -145,7 +158,9 @@ function imageBlock(part: ImagePart): ContentBlock {
 function imageFormat(mediaType: string | undefined): ImageFormat {
   const format = mediaType === undefined ? undefined : imageFormats[mediaType.toLowerCase()];
   if (!format) {
-    throw new TypeError(`Bedrock takes png, jpeg, gif or webp images; got media type ${JSON.stringify(mediaType)}. Set ImagePart.mediaType.`);
+    throw new TypeError(
+      `Bedrock takes png, jpeg, gif or webp images; got media type ${JSON.stringify(mediaType)}. Set ImagePart.mediaType.`,
+    );
   }
   return format;
 }
@@ -165,7 +180,9 @@ const documentFormats: Record<string, DocumentFormat> = {
 function documentBlock(part: FilePart, documentName: (filename: string | undefined) => string): ContentBlock {
   const format = documentFormats[part.mediaType.toLowerCase()];
   if (!format) {
-    throw new TypeError(`Bedrock takes pdf, csv, doc, docx, xls, xlsx, html, txt or md documents; got media type ${JSON.stringify(part.mediaType)}.`);
+    throw new TypeError(
+      `Bedrock takes pdf, csv, doc, docx, xls, xlsx, html, txt or md documents; got media type ${JSON.stringify(part.mediaType)}.`,
+    );
   }
   const name = documentName(part.filename);
   if (part.data.startsWith("s3://")) return { document: { format, name, source: { s3Location: { uri: part.data } } } };
@@ -178,10 +195,13 @@ function splitData(value: string, mediaType: string | undefined): { data: Uint8A
   const match = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s.exec(value);
   if (match) return { data: Buffer.from(match[2] ?? "", "base64"), mediaType: mediaType ?? match[1] };
   if (/^https?:\/\//i.test(value)) {
-    throw new UnsupportedFeatureError("Bedrock cannot fetch images or files by http(s) URL: pass base64 data, a data: URL or an s3:// URI.", {
-      feature: "user-content",
-      providerId: "bedrock",
-    });
+    throw new UnsupportedFeatureError(
+      "Bedrock cannot fetch images or files by http(s) URL: pass base64 data, a data: URL or an s3:// URI.",
+      {
+        feature: "user-content",
+        providerId: "bedrock",
+      },
+    );
   }
   return { data: Buffer.from(value, "base64"), mediaType };
 }

@@ -39,7 +39,15 @@ const hints: Partial<Record<ProviderErrorReason, string>> = {
   "invalid-request": "The request was refused as sent; see the message.",
 };
 
-const networkCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "ECONNABORTED"]);
+const networkCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ECONNABORTED",
+]);
 
 export interface BedrockErrorContext {
   modelId: string;
@@ -71,7 +79,8 @@ export function mapBedrockError(error: unknown, context: BedrockErrorContext): u
   const network = aws.code !== undefined && (networkCodes.has(aws.code) || aws.code.startsWith("ERR_HTTP2"));
   if (!known && statusCode === undefined && !network) return error;
   const reason: ProviderErrorReason | undefined = network ? "network" : known?.reason;
-  const rejectedParameter = name === "ValidationException" ? rejectedToolChoice(aws.message, context.sentToolChoice) : undefined;
+  const rejectedParameter =
+    name === "ValidationException" ? rejectedToolChoice(aws.message, context.sentToolChoice) : undefined;
   const summary = [name, statusCode === undefined ? undefined : `HTTP ${statusCode}`].filter(Boolean).join(", ");
   let message = `bedrock ${modelId}: ${aws.message || "request failed"} (${summary}).`;
   const hint = reason === undefined ? undefined : hints[reason];

@@ -24,7 +24,11 @@ export function readConverseResponse(response: ConverseCommandOutput): ProviderO
       signature = partSignature ?? signature;
       reasoningParts.push({ type: "reasoning", text: part, ...(partSignature ? { signature: partSignature } : {}) });
     } else if (block.reasoningContent?.redactedContent) {
-      reasoningParts.push({ type: "reasoning", text: "", redactedData: Buffer.from(block.reasoningContent.redactedContent).toString("base64") });
+      reasoningParts.push({
+        type: "reasoning",
+        text: "",
+        redactedData: Buffer.from(block.reasoningContent.redactedContent).toString("base64"),
+      });
     } else if (block.toolUse && block.toolUse.type !== "server_tool_use") {
       toolCalls.push({ id: block.toolUse.toolUseId, name: block.toolUse.name ?? "", args: block.toolUse.input });
     }

@@ -52,7 +52,10 @@ function toOllamaTool(tool: ProviderTool): OllamaTool {
   const parameters = tool.parameters as NonNullable<OllamaTool["function"]["parameters"]>;
   return {
     type: "function",
-    function: tool.description === undefined ? { name: tool.name, parameters } : { name: tool.name, description: tool.description, parameters },
+    function:
+      tool.description === undefined
+        ? { name: tool.name, parameters }
+        : { name: tool.name, description: tool.description, parameters },
   };
 }
 

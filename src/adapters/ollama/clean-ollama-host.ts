@@ -5,7 +5,10 @@
  * sends the quotes as part of the host name. Every other form is left as it is, for the SDK.
  */
 export function cleanOllamaHost(host: string): string {
-  const cleaned = host.trim().replace(/^["']+|["']+$/g, "").trim();
+  const cleaned = host
+    .trim()
+    .replace(/^["']+|["']+$/g, "")
+    .trim();
   return isBareIPv6(cleaned) ? `[${cleaned}]` : cleaned;
 }
 

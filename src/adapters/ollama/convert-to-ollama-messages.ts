@@ -16,7 +16,9 @@ export function convertToOllamaMessages(messages: readonly Message[]): OllamaMes
       case "tool":
         return { role: "tool", content: message.content, tool_name: message.toolName };
       case "user":
-        return typeof message.content === "string" ? { role: "user", content: message.content } : userMessage(message.content);
+        return typeof message.content === "string"
+          ? { role: "user", content: message.content }
+          : userMessage(message.content);
       case "assistant": {
         if (typeof message.content === "string") return { role: "assistant", content: message.content };
         let content = "";

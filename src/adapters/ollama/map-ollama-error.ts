@@ -11,7 +11,15 @@ export interface OllamaErrorContext {
 }
 
 const refused = new Set(["ECONNREFUSED"]);
-const unreachable = new Set(["ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "UND_ERR_SOCKET"]);
+const unreachable = new Set([
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+]);
 // undici's header and body timeouts are fetchGaveUp's, told apart before these.
 const timedOut = new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT"]);
 const truncatedStream = "Did not receive done or success response in stream.";
@@ -33,16 +41,20 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): unk
     retryAfterMs: typeof retryAfterMs === "number" ? retryAfterMs : undefined,
   };
   const status = (error as { status_code?: unknown }).status_code;
-  if (error.name === "ResponseError" && typeof status === "number") return responseError(error.message, status, base, context);
+  if (error.name === "ResponseError" && typeof status === "number")
+    return responseError(error.message, status, base, context);
 
   const gaveUp = fetchGaveUp(error);
   if (gaveUp) {
-    return new ProviderError(`Ollama at ${context.host} (${context.modelId}): ${fetchGaveUpAdvice(gaveUp.waitingFor)}`, {
-      ...base,
-      reason: "timeout",
-      code: gaveUp.code,
-      isRetryable: false,
-    });
+    return new ProviderError(
+      `Ollama at ${context.host} (${context.modelId}): ${fetchGaveUpAdvice(gaveUp.waitingFor)}`,
+      {
+        ...base,
+        reason: "timeout",
+        code: gaveUp.code,
+        isRetryable: false,
+      },
+    );
   }
   const code = networkCode(error);
   if (code !== undefined || (error instanceof TypeError && error.message === "fetch failed")) {
@@ -54,14 +66,20 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): unk
       );
     }
     const reason = code !== undefined && timedOut.has(code) ? "timeout" : "network";
-    return new ProviderError(`Could not reach Ollama at ${context.host}${code ? ` (${code})` : ""}: ${error.message}.`, {
-      ...base,
-      reason,
-      code,
-    });
+    return new ProviderError(
+      `Could not reach Ollama at ${context.host}${code ? ` (${code})` : ""}: ${error.message}.`,
+      {
+        ...base,
+        reason,
+        code,
+      },
+    );
   }
   if (error.message === truncatedStream) {
-    return new ProviderError(`The stream from Ollama at ${context.host} ended before its final chunk.`, { ...base, reason: "network" });
+    return new ProviderError(`The stream from Ollama at ${context.host} ended before its final chunk.`, {
+      ...base,
+      reason: "network",
+    });
   }
   if (error.constructor === Error || error instanceof SyntaxError) {
     // An error line inside a 200 stream, a missing body, or a body that is not JSON.
@@ -70,7 +88,12 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): unk
   return error;
 }
 
-function responseError(message: string, status: number, base: ProviderErrorOptions, context: OllamaErrorContext): ProviderError {
+function responseError(
+  message: string,
+  status: number,
+  base: ProviderErrorOptions,
+  context: OllamaErrorContext,
+): ProviderError {
   const { modelId, host } = context;
   if (status === 404 && /model/i.test(message)) {
     return new ProviderError(
@@ -81,11 +104,15 @@ function responseError(message: string, status: number, base: ProviderErrorOptio
   if (status >= 500) return serverError(message, status, base, context);
   let hint = "";
   if (/does not support tools/i.test(message)) {
-    hint = " This model cannot take tools: construct it with supportsToolCalling: false to force calls through `format`.";
+    hint =
+      " This model cannot take tools: construct it with supportsToolCalling: false to force calls through `format`.";
   } else if (/think value .* not supported|does not support thinking/i.test(message)) {
     hint = " Use providerOptions: { think: true } (or false) instead of a reasoning level for this model.";
   }
-  return new ProviderError(`Ollama ${modelId} at ${host} answered ${status}: ${message}.${hint}`, { ...base, statusCode: status });
+  return new ProviderError(`Ollama ${modelId} at ${host} answered ${status}: ${message}.${hint}`, {
+    ...base,
+    statusCode: status,
+  });
 }
 
 /**
@@ -93,18 +120,26 @@ function responseError(message: string, status: number, base: ProviderErrorOptio
  * fault in the request: a second sample usually parses, so it stays retryable (bounded by the
  * call's transport retries). Forced calls never meet it: they are sent as `format`, without tools.
  */
-function serverError(message: string, status: number | undefined, base: ProviderErrorOptions, context: OllamaErrorContext): ProviderError {
+function serverError(
+  message: string,
+  status: number | undefined,
+  base: ProviderErrorOptions,
+  context: OllamaErrorContext,
+): ProviderError {
   const toolCallParse = /error parsing tool call/i.test(message);
   const hint = toolCallParse
     ? " The model wrote a tool call Ollama could not parse; toolChoice 'required' or a single tool avoids this (the call is then grammar-constrained)."
     : "";
-  return new ProviderError(`Ollama ${context.modelId} at ${context.host} failed${status ? ` with ${status}` : ""}: ${message}.${hint}`, {
-    ...base,
-    statusCode: status,
-    reason: "server",
-    isRetryable: true,
-    code: toolCallParse ? "tool_call_parse_error" : undefined,
-  });
+  return new ProviderError(
+    `Ollama ${context.modelId} at ${context.host} failed${status ? ` with ${status}` : ""}: ${message}.${hint}`,
+    {
+      ...base,
+      statusCode: status,
+      reason: "server",
+      isRetryable: true,
+      code: toolCallParse ? "tool_call_parse_error" : undefined,
+    },
+  );
 }
 
 /** The system error code under fetch's `TypeError` (undici nests it in `cause`, or in an AggregateError). */

@@ -37,7 +37,10 @@ export function mapOllamaStreamPart(part: ChatResponse): ChatModelChunk[] {
   for (const call of message?.tool_calls ?? []) {
     const { name, args } = toToolCall(call);
     // `id` is left empty for the base class to fill, as in `_create`.
-    chunks.push({ type: "tool-call", toolCall: { type: "tool-call", id: "", name, args: args as Record<string, unknown> } });
+    chunks.push({
+      type: "tool-call",
+      toolCall: { type: "tool-call", id: "", name, args: args as Record<string, unknown> },
+    });
   }
   if (part.done) {
     chunks.push({ type: "usage", usage: mapOllamaUsage(part) });

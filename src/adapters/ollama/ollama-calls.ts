@@ -41,7 +41,11 @@ export interface OllamaConnection {
  * signal (the SDK passes no signal for non-streamed calls, and its abort() would end every stream
  * at once) and checks stream bodies line by line (the SDK would skip a malformed line).
  */
-export async function createOllamaChat(connection: OllamaConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
+export async function createOllamaChat(
+  connection: OllamaConnection,
+  input: ProviderInput,
+  context: RunContext,
+): Promise<ProviderOutput> {
   const request = buildOllamaChatRequest(connection.modelId, input, connection, false);
   const client = clientFor(connection, context.signal, false);
   try {
@@ -53,7 +57,11 @@ export async function createOllamaChat(connection: OllamaConnection, input: Prov
 }
 
 /** A streamed `/api/chat`, opened: its parts for chunkStream, and how to close it. */
-export async function openOllamaStream(connection: OllamaConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ChatResponse>> {
+export async function openOllamaStream(
+  connection: OllamaConnection,
+  input: ProviderInput,
+  context: RunContext,
+): Promise<OpenedParts<ChatResponse>> {
   const { signal } = context;
   const request = buildOllamaChatRequest(connection.modelId, input, connection, true);
   const client = clientFor(connection, signal, true);
@@ -93,17 +101,27 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
   const shared = plain ? plainClients.get(connection) : undefined;
   if (shared) return shared;
   const { OllamaClient, headers, headerOverrides, fetch: baseFetch } = clients;
-  const send: typeof fetch = headerOverrides ? (url, init) => baseFetch(url, withHeaderOverrides(init, headerOverrides)) : baseFetch;
+  const send: typeof fetch = headerOverrides
+    ? (url, init) => baseFetch(url, withHeaderOverrides(init, headerOverrides))
+    : baseFetch;
   const client = new OllamaClient({
     host: connection.host,
     ...(headers ? { headers } : {}),
     fetch: plain
       ? (url, init) => fetchOrRefuse(send, url, init)
       : async (url, init) => {
-          const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
+          const linked = !isAbortable(signal)
+            ? init?.signal
+            : init?.signal
+              ? eitherSignal(init.signal, signal)
+              : signal;
           // A call whose timeout outlasts Node's fetch (5 minutes) is not cut off by it.
           const dispatcher = longCallDispatcher(signal, baseFetch);
-          const request = dispatcher ? ({ ...init, signal: linked, dispatcher } as RequestInit) : linked ? { ...init, signal: linked } : init;
+          const request = dispatcher
+            ? ({ ...init, signal: linked, dispatcher } as RequestInit)
+            : linked
+              ? { ...init, signal: linked }
+              : init;
           const response = await fetchOrRefuse(send, url, request);
           return stream ? strictNDJSON(response) : response;
         },
@@ -113,7 +131,11 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
 }
 
 /** The response, or — for an error status — the SDK's error with the response's Retry-After. */
-async function fetchOrRefuse(baseFetch: typeof fetch, url: string | URL | Request, init: RequestInit | undefined): Promise<Response> {
+async function fetchOrRefuse(
+  baseFetch: typeof fetch,
+  url: string | URL | Request,
+  init: RequestInit | undefined,
+): Promise<Response> {
   const response = await baseFetch(url, init);
   if (!response.ok) throw await responseError(response);
   return response;
@@ -136,5 +158,9 @@ async function responseError(response: Response): Promise<Error> {
   } catch {
     // A body that cannot be read: the status line says what there is to say.
   }
-  return Object.assign(new Error(message), { name: "ResponseError", status_code: response.status, retryAfterMs: parseRetryAfter(response.headers) });
+  return Object.assign(new Error(message), {
+    name: "ResponseError",
+    status_code: response.status,
+    retryAfterMs: parseRetryAfter(response.headers),
+  });
 }

@@ -17,7 +17,11 @@ import { sdkHeaderOverrides } from "./sdk-header-overrides.js";
 
 // The SDK's browser build: the Node one adds only reading images from file paths (keelson sends
 // image bytes) and costs ~0.15 ms more to load (node:fs, node:path, a second module).
-const loadOllama = lazyRequire<typeof import("ollama/browser")>("ollama", "the Ollama adapter (keelson/ollama)", "ollama/browser");
+const loadOllama = lazyRequire<typeof import("ollama/browser")>(
+  "ollama",
+  "the Ollama adapter (keelson/ollama)",
+  "ollama/browser",
+);
 const withCalls = lazyImport(() => import("./ollama-calls.js"));
 
 export const defaultOllamaHost = "http://127.0.0.1:11434";
@@ -55,7 +59,8 @@ export class OllamaChatModel extends ChatModel {
         (cleanOllamaHost(process.env.OLLAMA_HOST ?? "") || defaultOllamaHost),
     );
     const hasAuthorization = Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "authorization");
-    const requestHeaders = target.authorization && !hasAuthorization ? { ...headers, authorization: target.authorization } : headers;
+    const requestHeaders =
+      target.authorization && !hasAuthorization ? { ...headers, authorization: target.authorization } : headers;
     this.connection = {
       modelId,
       host: target.host,

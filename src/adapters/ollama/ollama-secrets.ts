@@ -26,7 +26,12 @@ export function secretsNow(secrets: readonly string[]): string[] {
 
 function authorizationOf(headers: unknown): string | undefined {
   if (headers === null || typeof headers !== "object") return undefined;
-  const entries = headers instanceof Headers ? [...headers] : Array.isArray(headers) ? (headers as [string, unknown][]) : Object.entries(headers);
+  const entries =
+    headers instanceof Headers
+      ? [...headers]
+      : Array.isArray(headers)
+        ? (headers as [string, unknown][])
+        : Object.entries(headers);
   const value = entries.find(([name]) => name.toLowerCase() === "authorization")?.[1];
   return typeof value === "string" && value !== "" ? value : undefined;
 }

@@ -13,7 +13,10 @@ export function convertFromOpenAIMessages(messages: readonly ChatCompletionMessa
     if (message.role === "system" || message.role === "developer") {
       result.push({ role: "system", content: textOf(message.content) });
     } else if (message.role === "user") {
-      result.push({ role: "user", content: typeof message.content === "string" ? message.content : message.content.flatMap(fromContentPart) });
+      result.push({
+        role: "user",
+        content: typeof message.content === "string" ? message.content : message.content.flatMap(fromContentPart),
+      });
     } else if (message.role === "assistant") {
       const parts: AssistantContentPart[] = [];
       const text = message.content == null ? "" : textOf(message.content);
@@ -21,7 +24,12 @@ export function convertFromOpenAIMessages(messages: readonly ChatCompletionMessa
       for (const call of message.tool_calls ?? []) {
         if (call.type !== "function") continue;
         toolNames.set(call.id, call.function.name);
-        parts.push({ type: "tool-call", id: call.id, name: call.function.name, args: parseArguments(call.function.arguments) });
+        parts.push({
+          type: "tool-call",
+          id: call.id,
+          name: call.function.name,
+          args: parseArguments(call.function.arguments),
+        });
       }
       result.push({ role: "assistant", content: parts.length === 1 && parts[0]!.type === "text" ? text : parts });
     } else if (message.role === "tool") {
@@ -41,17 +49,32 @@ function fromContentPart(part: ChatCompletionContentPart): UserContentPart[] {
   if (part.type === "text") return [{ type: "text", text: part.text }];
   if (part.type === "image_url") return [{ type: "image", image: part.image_url.url }];
   if (part.type === "input_audio") {
-    return [{ type: "file", data: part.input_audio.data, mediaType: part.input_audio.format === "wav" ? "audio/wav" : "audio/mpeg" }];
+    return [
+      {
+        type: "file",
+        data: part.input_audio.data,
+        mediaType: part.input_audio.format === "wav" ? "audio/wav" : "audio/mpeg",
+      },
+    ];
   }
   const data = part.file.file_data?.match(/^data:([^;]+);base64,(.*)$/s);
   if (!data) return [];
-  return [{ type: "file", mediaType: data[1]!, data: data[2]!, ...(part.file.filename ? { filename: part.file.filename } : {}) }];
+  return [
+    {
+      type: "file",
+      mediaType: data[1]!,
+      data: data[2]!,
+      ...(part.file.filename ? { filename: part.file.filename } : {}),
+    },
+  ];
 }
 
 function parseArguments(text: string): Record<string, unknown> {
   try {
     const value = safeJSONParse(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

@@ -4,7 +4,14 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import { UnsupportedFeatureError } from "../../core/errors/unsupported-feature-error.js";
-import type { AssistantContentPart, FilePart, ImagePart, Message, ToolCall, UserContentPart } from "../../core/messages.js";
+import type {
+  AssistantContentPart,
+  FilePart,
+  ImagePart,
+  Message,
+  ToolCall,
+  UserContentPart,
+} from "../../core/messages.js";
 
 /** The assistant-message field an OpenAI-compatible server reads reasoning from. */
 export type OpenAIReasoningField = "reasoning_content" | "reasoning";
@@ -31,7 +38,10 @@ export interface ConvertToOpenAIOptions {
  * none back) unless `reasoningContent` asks for it on tool-call turns, in `reasoningField`. Tool results pair with
  * their call by `tool_call_id`.
  */
-export function convertToOpenAIMessages(messages: readonly Message[], options: ConvertToOpenAIOptions = {}): ChatCompletionMessageParam[] {
+export function convertToOpenAIMessages(
+  messages: readonly Message[],
+  options: ConvertToOpenAIOptions = {},
+): ChatCompletionMessageParam[] {
   return messages.map((message): ChatCompletionMessageParam => {
     switch (message.role) {
       case "system":
@@ -42,19 +52,27 @@ export function convertToOpenAIMessages(messages: readonly Message[], options: C
           content: typeof message.content === "string" ? message.content : message.content.map(toContentPart),
         };
       case "assistant":
-        return toAssistantMessage(message.content, options.reasoningContent === true ? (options.reasoningField ?? "reasoning_content") : undefined);
+        return toAssistantMessage(
+          message.content,
+          options.reasoningContent === true ? (options.reasoningField ?? "reasoning_content") : undefined,
+        );
       case "tool":
         return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
     }
   });
 }
 
-function toAssistantMessage(content: string | AssistantContentPart[], reasoningField: OpenAIReasoningField | undefined): ChatCompletionAssistantMessageParam {
+function toAssistantMessage(
+  content: string | AssistantContentPart[],
+  reasoningField: OpenAIReasoningField | undefined,
+): ChatCompletionAssistantMessageParam {
   if (typeof content === "string") return { role: "assistant", content };
   const text = content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
   const toolCalls = content.filter((part): part is ToolCall => part.type === "tool-call");
   if (toolCalls.length === 0) return { role: "assistant", content: text };
-  const reasoning = reasoningField ? content.flatMap((part) => (part.type === "reasoning" ? [part.text] : [])).join("") : "";
+  const reasoning = reasoningField
+    ? content.flatMap((part) => (part.type === "reasoning" ? [part.text] : [])).join("")
+    : "";
   return {
     role: "assistant",
     content: text === "" ? null : text,
@@ -90,7 +108,10 @@ function imageURL(part: ImagePart): string {
 function filePart(part: FilePart): ChatCompletionContentPart {
   const isURL = /^https?:/i.test(part.data);
   if (part.mediaType.startsWith("image/")) {
-    return { type: "image_url", image_url: { url: isURL || isDataURL(part.data) ? part.data : `data:${part.mediaType};base64,${part.data}` } };
+    return {
+      type: "image_url",
+      image_url: { url: isURL || isDataURL(part.data) ? part.data : `data:${part.mediaType};base64,${part.data}` },
+    };
   }
   if (isURL) {
     throw new UnsupportedFeatureError(
@@ -99,7 +120,9 @@ function filePart(part: FilePart): ChatCompletionContentPart {
     );
   }
   const data = base64Of(part.data);
-  const audioFormat = { "audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3" }[part.mediaType];
+  const audioFormat = { "audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3" }[
+    part.mediaType
+  ];
   if (audioFormat === "wav" || audioFormat === "mp3") {
     return { type: "input_audio", input_audio: { data, format: audioFormat } };
   }

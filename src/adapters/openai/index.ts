@@ -4,5 +4,9 @@
  */
 export { OpenAIChatModel, type OpenAIChatModelOptions } from "./openai-chat-model.js";
 export type { MaxTokensField } from "./to-openai-request.js";
-export { convertToOpenAIMessages, type ConvertToOpenAIOptions, type OpenAIReasoningField } from "./convert-to-openai-messages.js";
+export {
+  convertToOpenAIMessages,
+  type ConvertToOpenAIOptions,
+  type OpenAIReasoningField,
+} from "./convert-to-openai-messages.js";
 export { convertFromOpenAIMessages } from "./convert-from-openai-messages.js";

@@ -4,4 +4,7 @@ import { lazyRequire } from "../../internal/lazy-require.js";
  * The `openai` SDK, loaded when the first model is built: importing keelson/openai costs nothing
  * until then, and a missing SDK is a MissingDependencyError naming the install command.
  */
-export const loadOpenAISDK = lazyRequire<typeof import("openai")>("openai", "the OpenAI adapters (keelson/openai, keelson/azure-openai)");
+export const loadOpenAISDK = lazyRequire<typeof import("openai")>(
+  "openai",
+  "the OpenAI adapters (keelson/openai, keelson/azure-openai)",
+);

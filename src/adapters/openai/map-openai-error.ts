@@ -34,7 +34,8 @@ const contentFilterCodes = new Set(["content_filter", "content_policy_violation"
  */
 export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unknown {
   // The SDK's own abort error is named "Error"; the rest of keelson knows an abort as the platform's AbortError.
-  if ((error as { constructor?: { name?: string } } | null)?.constructor?.name === "APIUserAbortError") return abortError(undefined);
+  if ((error as { constructor?: { name?: string } } | null)?.constructor?.name === "APIUserAbortError")
+    return abortError(undefined);
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
   const sdkError = error as APIError;
   // The SDK error stays the cause as it came, but never with the key in it (some gateways echo it).
@@ -49,13 +50,20 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   if (gaveUp) return fetchGaveUpError(where, gaveUp, options);
   if (sdkError.constructor.name === "APIConnectionError" || (sdkError.status === undefined && !sdkError.error)) {
     const cause = sdkError.cause instanceof Error ? ` (${sdkError.cause.message})` : "";
-    return new ProviderError(`${where}: could not reach the API: ${sdkError.message}${cause}`, { ...options, reason: "network" });
+    return new ProviderError(`${where}: could not reach the API: ${sdkError.message}${cause}`, {
+      ...options,
+      reason: "network",
+    });
   }
   const status = sdkError.status;
   const code = typeof sdkError.code === "string" ? sdkError.code : undefined;
   // A filtered prompt is a 400 (never retried); the code tells it apart from a malformed request.
   // No status but a body: an error event inside a stream that had started, reported by the server.
-  const reason = contentFilterCodes.has(code ?? "") ? "content-policy" : status === undefined ? "server" : reasonFromStatus(status);
+  const reason = contentFilterCodes.has(code ?? "")
+    ? "content-policy"
+    : status === undefined
+      ? "server"
+      : reasonFromStatus(status);
   // A 429 for an exhausted quota will not pass by waiting.
   const quota = code === "insufficient_quota";
   const rejectedParameter = rejectedToolChoice(sdkError, context.toolChoice);
@@ -78,7 +86,10 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
 
 /** A 200 whose body is not a chat completion (an HTML page, an empty body): a gateway answered, not the API. */
 export function notACompletion(body: unknown, context: OpenAIErrorContext): ProviderError {
-  const shown = typeof body === "string" ? `text starting ${JSON.stringify(redactText(body.slice(0, 60), [context.apiKey]))}` : typeof body;
+  const shown =
+    typeof body === "string"
+      ? `text starting ${JSON.stringify(redactText(body.slice(0, 60), [context.apiKey]))}`
+      : typeof body;
   return new ProviderError(
     `${context.providerId} ${context.modelId}: the API answered 200 with a body that is not a chat completion (${shown}). ` +
       "Check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page.",
@@ -93,15 +104,21 @@ function mapUnreadableResponse(error: unknown, context: OpenAIErrorContext): unk
   const options = { providerId: context.providerId, modelId: context.modelId, cause: error };
   const where = `${context.providerId} ${context.modelId}`;
   if (error instanceof SyntaxError) {
-    return new ProviderError(`${where}: the API sent a body that is not valid JSON (${redactText(error.message, [context.apiKey])}).`, {
-      ...options,
-      reason: "server",
-    });
+    return new ProviderError(
+      `${where}: the API sent a body that is not valid JSON (${redactText(error.message, [context.apiKey])}).`,
+      {
+        ...options,
+        reason: "server",
+      },
+    );
   }
   const gaveUp = fetchGaveUp(error);
   if (gaveUp) return fetchGaveUpError(where, gaveUp, options);
   if (error instanceof TypeError && error.message === "terminated") {
-    return new ProviderError(`${where}: the connection was lost while the response was being read.`, { ...options, reason: "network" });
+    return new ProviderError(`${where}: the connection was lost while the response was being read.`, {
+      ...options,
+      reason: "network",
+    });
   }
   return error;
 }
@@ -111,7 +128,8 @@ function rejectedToolChoice(error: APIError, sent: ProviderToolChoice | undefine
   if (sent === undefined || (error.status !== 400 && error.status !== 422)) return undefined;
   const refuses =
     error.param === "tool_choice" ||
-    (/tool[_ ]choice/i.test(error.message) && /unsupported|not supported|does not support|invalid|only|requires|must/i.test(error.message));
+    (/tool[_ ]choice/i.test(error.message) &&
+      /unsupported|not supported|does not support|invalid|only|requires|must/i.test(error.message));
   if (!refuses) return undefined;
   return { name: "tool_choice", value: typeof sent === "string" ? sent : "single" };
 }
@@ -126,7 +144,8 @@ export function refusesParallelToolCalls(error: unknown): boolean {
   if (status !== 400 && status !== 422) return false;
   return (
     param === "parallel_tool_calls" ||
-    (message.includes("parallel_tool_calls") && /unsupported|not supported|does not support|unknown|unrecognized|not allowed/i.test(message))
+    (message.includes("parallel_tool_calls") &&
+      /unsupported|not supported|does not support|unknown|unrecognized|not allowed/i.test(message))
   );
 }
 
@@ -139,16 +158,25 @@ export function refusesReasoningField(error: unknown, field: string): boolean {
   if (!isSDKError(error)) return false;
   const { status, message } = error as APIError;
   if (status !== 400 && status !== 422) return false;
-  return new RegExp(`\\b${field}\\b`).test(message) && /unsupported|not supported|does not support|unknown|unrecognized|not allowed|not permitted/i.test(message);
+  return (
+    new RegExp(`\\b${field}\\b`).test(message) &&
+    /unsupported|not supported|does not support|unknown|unrecognized|not allowed|not permitted/i.test(message)
+  );
 }
 
 function isSDKError(error: unknown): boolean {
   const name = (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? "";
-  return name.endsWith("Error") && error !== null && typeof error === "object" && "status" in error && "headers" in error;
+  return (
+    name.endsWith("Error") && error !== null && typeof error === "object" && "status" in error && "headers" in error
+  );
 }
 
 /** A request Node's fetch gave up on (a call without a timeout that took past 300 s): not retried, with what to do. */
-function fetchGaveUpError(where: string, gaveUp: { code: string; waitingFor: string } | undefined, options: ProviderErrorOptions): ProviderError {
+function fetchGaveUpError(
+  where: string,
+  gaveUp: { code: string; waitingFor: string } | undefined,
+  options: ProviderErrorOptions,
+): ProviderError {
   return new ProviderError(`${where}: ${fetchGaveUpAdvice(gaveUp?.waitingFor ?? "the response")}`, {
     ...options,
     reason: "timeout",

@@ -4,7 +4,15 @@ import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
-import { abortError, fetchPatienceMs, isAbortable, maxTimerMs, outlastsFetch, settleOnAbort, timeLeft } from "../../internal/abort.js";
+import {
+  abortError,
+  fetchPatienceMs,
+  isAbortable,
+  maxTimerMs,
+  outlastsFetch,
+  settleOnAbort,
+  timeLeft,
+} from "../../internal/abort.js";
 import { longCallDispatcher, sendsWithFetchLimits } from "../../internal/long-call-dispatcher.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
@@ -31,13 +39,28 @@ export interface OpenAIConnection {
 }
 
 /** The OpenAI adapter's requests and responses, loaded on a model's first call (lazyImport). */
-export async function createOpenAIChat(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false, connection.refused, reasoningField(connection));
+export async function createOpenAIChat(
+  connection: OpenAIConnection,
+  input: ProviderInput,
+  context: RunContext,
+): Promise<ProviderOutput> {
+  const body = toOpenAIRequest(
+    input,
+    connection.modelId,
+    connection.maxTokensField,
+    false,
+    connection.refused,
+    reasoningField(connection),
+  );
   try {
     // The SDK awaits a token provider (Azure's Entra ID, an `apiKey` function) before it reads the
     // signal: an abort or the call's timeout ends the call at once all the same.
-    const completion = await settleOnAbort(connection.client.chat.completions.create(body, requestOptions(connection, context.signal)), context.signal);
-    if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) throw notACompletion(completion, errorContext(connection, input, context.signal));
+    const completion = await settleOnAbort(
+      connection.client.chat.completions.create(body, requestOptions(connection, context.signal)),
+      context.signal,
+    );
+    if (!Array.isArray((completion as { choices?: unknown } | null)?.choices))
+      throw notACompletion(completion, errorContext(connection, input, context.signal));
     learnReasoningField(connection, reasoningFieldOf(completion.choices[0]?.message));
     return mapOpenAIResponse(completion);
   } catch (error) {
@@ -47,10 +70,24 @@ export async function createOpenAIChat(connection: OpenAIConnection, input: Prov
 }
 
 /** A streamed chat completion, opened: its chunks for chunkStream, read by one OpenAIStreamReader. */
-export async function openOpenAIStream(connection: OpenAIConnection, input: ProviderInput, context: RunContext): Promise<OpenedParts<ChatCompletionChunk>> {
-  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true, connection.refused, reasoningField(connection));
+export async function openOpenAIStream(
+  connection: OpenAIConnection,
+  input: ProviderInput,
+  context: RunContext,
+): Promise<OpenedParts<ChatCompletionChunk>> {
+  const body = toOpenAIRequest(
+    input,
+    connection.modelId,
+    connection.maxTokensField,
+    true,
+    connection.refused,
+    reasoningField(connection),
+  );
   try {
-    const stream = await settleOnAbort(connection.client.chat.completions.create(body, requestOptions(connection, context.signal)), context.signal);
+    const stream = await settleOnAbort(
+      connection.client.chat.completions.create(body, requestOptions(connection, context.signal)),
+      context.signal,
+    );
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId });
     return {
       parts: stream,
@@ -74,14 +111,21 @@ export async function openOpenAIStream(connection: OpenAIConnection, input: Prov
  * it out from now on, and this one goes again at once, spending no retry. A `parallel_tool_calls`
  * the caller set in `providerOptions` stays theirs, refusal included.
  */
-function learnsRefusal(connection: OpenAIConnection, input: ProviderInput, body: ChatCompletionCreateParamsBase, error: unknown): boolean {
-  const addedParallelToolCalls = "parallel_tool_calls" in body && !(input.providerOptions && "parallel_tool_calls" in input.providerOptions);
+function learnsRefusal(
+  connection: OpenAIConnection,
+  input: ProviderInput,
+  body: ChatCompletionCreateParamsBase,
+  error: unknown,
+): boolean {
+  const addedParallelToolCalls =
+    "parallel_tool_calls" in body && !(input.providerOptions && "parallel_tool_calls" in input.providerOptions);
   if (addedParallelToolCalls && refusesParallelToolCalls(error)) {
     connection.refused.parallelToolCalls = true;
     return true;
   }
   const field = reasoningField(connection);
-  const sentReasoning = field !== undefined && !connection.refused.reasoning && body.messages.some((message) => field in message);
+  const sentReasoning =
+    field !== undefined && !connection.refused.reasoning && body.messages.some((message) => field in message);
   if (sentReasoning && refusesReasoningField(error, field)) {
     connection.refused.reasoning = true;
     return true;
@@ -97,10 +141,16 @@ function reasoningField(connection: OpenAIConnection): OpenAIReasoningField | un
 /** Notes the field a reply's reasoning came in, for a model that sends reasoning back and has not learned it yet. */
 function learnReasoningField(connection: OpenAIConnection, field: OpenAIReasoningField | undefined): void {
   const { replyFields } = connection;
-  if (field && connection.reasoningContent && replyFields !== undefined && replyFields.reasoning === undefined) replyFields.reasoning = field;
+  if (field && connection.reasoningContent && replyFields !== undefined && replyFields.reasoning === undefined)
+    replyFields.reasoning = field;
 }
 
-function openAICallError(connection: OpenAIConnection, error: unknown, input: ProviderInput, signal: AbortSignal): unknown {
+function openAICallError(
+  connection: OpenAIConnection,
+  error: unknown,
+  input: ProviderInput,
+  signal: AbortSignal,
+): unknown {
   if (signal.aborted) return abortError(signal);
   return mapOpenAIError(error, errorContext(connection, input, signal));
 }
@@ -113,7 +163,10 @@ function errorContext(connection: OpenAIConnection, input: ProviderInput, signal
     apiKey: typeof client.apiKey === "string" ? client.apiKey : undefined,
     toolChoice: input.toolChoice,
     hints: connection.errorHints(),
-    fetchLimitFirst: timeLeft(signal) === Infinity && sendsWithFetchLimits(clientFetch(connection)) && !(client.timeout <= fetchPatienceMs),
+    fetchLimitFirst:
+      timeLeft(signal) === Infinity &&
+      sendsWithFetchLimits(clientFetch(connection)) &&
+      !(client.timeout <= fetchPatienceMs),
   };
 }
 
@@ -141,7 +194,9 @@ function transportOptions(connection: OpenAIConnection, signal: AbortSignal): Re
   if (left === Infinity && !outlastsFetch(signal)) return { signal };
   const timeout = Math.min(Math.ceil(left) + 1000, maxTimerMs);
   const dispatcher = longCallDispatcher(signal, clientFetch(connection));
-  return dispatcher ? { signal, timeout, fetchOptions: { dispatcher } as RequestOptions["fetchOptions"] & object } : { signal, timeout };
+  return dispatcher
+    ? { signal, timeout, fetchOptions: { dispatcher } as RequestOptions["fetchOptions"] & object }
+    : { signal, timeout };
 }
 
 /** The fetch the client sends through (a client's own fetch is its owner's). */

@@ -79,8 +79,15 @@ export class OpenAIChatModel extends ChatModel {
     const { apiKey, baseURL, organization, headers, client, maxTokensField, sendReasoningContent, ...rest } = options;
     const sdk = client ?? createOpenAIClient({ apiKey, baseURL, organization, headers });
     const isGateway = !isOpenAIBaseURL(sdk.baseURL);
-    const toolChoiceSupport: ToolChoiceMode[] = isGateway ? ["auto", "none", "single"] : ["auto", "none", "required", "single"];
-    super(modelId, rest, { toolChoiceSupport, supportsStructuredOutput: true, supportsTopLevelUnion: false, strictResponseFormat: true });
+    const toolChoiceSupport: ToolChoiceMode[] = isGateway
+      ? ["auto", "none", "single"]
+      : ["auto", "none", "required", "single"];
+    super(modelId, rest, {
+      toolChoiceSupport,
+      supportsStructuredOutput: true,
+      supportsTopLevelUnion: false,
+      strictResponseFormat: true,
+    });
     this.client = sdk;
     this.maxTokensField = maxTokensField ?? (isGateway ? "max_tokens" : "max_completion_tokens");
     this.sendReasoningContent = sendReasoningContent ?? isGateway;

@@ -36,10 +36,13 @@ export class OpenAIStreamReader {
 
   toChunks(chunk: ChatCompletionChunk): ChatModelChunk[] {
     if (chunk === null || typeof chunk !== "object") {
-      throw new ProviderError(`${this.#where.providerId} ${this.#where.modelId}: the stream sent an event that is not a chunk (${JSON.stringify(chunk)}).`, {
-        ...this.#where,
-        reason: "server",
-      });
+      throw new ProviderError(
+        `${this.#where.providerId} ${this.#where.modelId}: the stream sent an event that is not a chunk (${JSON.stringify(chunk)}).`,
+        {
+          ...this.#where,
+          reason: "server",
+        },
+      );
     }
     this.#received.push(chunk);
     const chunks: ChatModelChunk[] = [];
@@ -69,7 +72,8 @@ export class OpenAIStreamReader {
         ...(call.function?.arguments ? { argsDelta: call.function.arguments } : {}),
       });
     }
-    if (choice.finish_reason && this.#finishReason !== "content-filter") this.#finishReason = mapOpenAIFinishReason(choice.finish_reason);
+    if (choice.finish_reason && this.#finishReason !== "content-filter")
+      this.#finishReason = mapOpenAIFinishReason(choice.finish_reason);
     return chunks;
   }
 
@@ -81,7 +85,11 @@ export class OpenAIStreamReader {
    * name continues the call (some servers change the id between fragments). Without an `index`: a
    * known id is its own call's, a new id a new call, and a delta with no id continues the last call.
    */
-  #indexOf(call: { index?: number | undefined; id?: string | undefined; function?: { name?: string | undefined } | undefined }): number {
+  #indexOf(call: {
+    index?: number | undefined;
+    id?: string | undefined;
+    function?: { name?: string | undefined } | undefined;
+  }): number {
     const known = call.id ? this.#indexById?.get(call.id) : undefined;
     const newOrLast = () => (call.id || this.#lastIndex === -1 ? this.#nextIndex : this.#lastIndex);
     let index: number;
@@ -120,6 +128,13 @@ export class OpenAIStreamReader {
         { ...this.#where, reason: "network" },
       );
     }
-    return [{ type: "finish", finishReason: this.#finishReason, ...(this.#usage ? { usage: this.#usage } : {}), raw: this.#received }];
+    return [
+      {
+        type: "finish",
+        finishReason: this.#finishReason,
+        ...(this.#usage ? { usage: this.#usage } : {}),
+        raw: this.#received,
+      },
+    ];
   }
 }

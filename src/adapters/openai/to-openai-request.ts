@@ -34,15 +34,20 @@ export function toOpenAIRequest<S extends boolean>(
   reasoningField?: OpenAIReasoningField,
 ): ChatCompletionCreateParamsBase & { stream: S } {
   const reasoningContent = reasoningField !== undefined && !refused.reasoning;
-  const messages = convertToOpenAIMessages(input.messages, { reasoningContent, ...(reasoningField ? { reasoningField } : {}) });
+  const messages = convertToOpenAIMessages(input.messages, {
+    reasoningContent,
+    ...(reasoningField ? { reasoningField } : {}),
+  });
   const body: ChatCompletionCreateParamsBase = { model, messages };
   if (input.tools && input.tools.length > 0) {
     body.tools = toOpenAITools(input.tools);
     if (input.toolChoice !== undefined) body.tool_choice = toOpenAIToolChoice(input.toolChoice);
-    if (input.parallelToolCalls !== undefined && !refused.parallelToolCalls) body.parallel_tool_calls = input.parallelToolCalls;
+    if (input.parallelToolCalls !== undefined && !refused.parallelToolCalls)
+      body.parallel_tool_calls = input.parallelToolCalls;
   }
   if (input.responseFormat) body.response_format = toOpenAIResponseFormat(input.responseFormat);
-  const { temperature, maxTokens, topP, stop, seed, frequencyPenalty, presencePenalty, reasoningEffort } = input.parameters;
+  const { temperature, maxTokens, topP, stop, seed, frequencyPenalty, presencePenalty, reasoningEffort } =
+    input.parameters;
   if (temperature !== undefined) body.temperature = temperature;
   if (maxTokens !== undefined) body[maxTokensField] = maxTokens;
   if (topP !== undefined) body.top_p = topP;
@@ -52,7 +57,9 @@ export function toOpenAIRequest<S extends boolean>(
   if (presencePenalty !== undefined) body.presence_penalty = presencePenalty;
   if (reasoningEffort !== undefined) body.reasoning_effort = reasoningEffort;
   // Spread (not assigned) so a `__proto__` key stays a plain field; only when there is something to merge.
-  const request = (input.providerOptions ? { ...body, ...input.providerOptions } : body) as ChatCompletionCreateParamsBase & { stream: S };
+  const request = (
+    input.providerOptions ? { ...body, ...input.providerOptions } : body
+  ) as ChatCompletionCreateParamsBase & { stream: S };
   request.stream = stream;
   if (stream) request.stream_options = { ...request.stream_options, include_usage: true };
   return request;

@@ -30,7 +30,8 @@ export function isCacheEntry(value: unknown): value is CacheEntry {
     output.toolCalls.every(isRecord) &&
     isRecord(output.usage) &&
     isRecord(output.meta) &&
-    (chunks === undefined || (Array.isArray(chunks) && chunks.every((chunk) => isRecord(chunk) && typeof chunk.type === "string")))
+    (chunks === undefined ||
+      (Array.isArray(chunks) && chunks.every((chunk) => isRecord(chunk) && typeof chunk.type === "string")))
   );
 }
 

@@ -31,7 +31,8 @@ export function entryFitsCall(entry: CacheEntry, call: PreparedCall): CacheEntry
   const { structure, structureTool } = call.rules;
   if (!structure && structureTool === undefined) return fitting;
   if (output.object === undefined) return undefined;
-  const validate = structureTool === undefined ? structure?.validate : call.rules.validators.get(structureTool)?.validate;
+  const validate =
+    structureTool === undefined ? structure?.validate : call.rules.validators.get(structureTool)?.validate;
   if (!validate) return fitting;
   const result = validate("structureInput" in entry ? entry.structureInput : output.object);
   return result.success ? { ...fitting, output: { ...fitting.output, object: result.value } } : undefined;

@@ -11,11 +11,16 @@ export function entryWithToolCalls(entry: CacheEntry, toolCalls: ToolCall[]): Ca
   const { output, chunks } = entry;
   const { message } = output;
   const inMessage = replacer(toolCalls);
-  const content = typeof message.content === "string" ? message.content : message.content.map((part) => (part.type === "tool-call" ? inMessage(part) : part));
+  const content =
+    typeof message.content === "string"
+      ? message.content
+      : message.content.map((part) => (part.type === "tool-call" ? inMessage(part) : part));
   const replaced: CacheEntry = { ...entry, output: { ...output, toolCalls, message: { ...message, content } } };
   if (chunks) {
     const inChunks = replacer(toolCalls);
-    replaced.chunks = chunks.map((chunk) => (chunk.type === "tool-call" ? withToolCall(chunk, inChunks(chunk.toolCall)) : chunk));
+    replaced.chunks = chunks.map((chunk) =>
+      chunk.type === "tool-call" ? withToolCall(chunk, inChunks(chunk.toolCall)) : chunk,
+    );
   }
   return replaced;
 }

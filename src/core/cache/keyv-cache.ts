@@ -22,8 +22,15 @@ export class KeyvCache implements ChatModelCache {
   readonly #keyv: KeyvLike;
 
   constructor(keyv: KeyvLike) {
-    if (!keyv || typeof keyv.get !== "function" || typeof keyv.set !== "function" || typeof keyv.delete !== "function") {
-      throw new TypeError("KeyvCache expects a Keyv instance, e.g. new KeyvCache(new Keyv({ store: new KeyvRedis(url) })).");
+    if (
+      !keyv ||
+      typeof keyv.get !== "function" ||
+      typeof keyv.set !== "function" ||
+      typeof keyv.delete !== "function"
+    ) {
+      throw new TypeError(
+        "KeyvCache expects a Keyv instance, e.g. new KeyvCache(new Keyv({ store: new KeyvRedis(url) })).",
+      );
     }
     this.#keyv = keyv;
   }
@@ -35,7 +42,9 @@ export class KeyvCache implements ChatModelCache {
   async set(key: string, value: unknown, ttlMs?: number): Promise<void> {
     // Keyv catches its store's error (unless throwOnErrors) and resolves false: a write that failed all the same.
     if ((await this.#keyv.set(key, value, keyvTtl(ttlMs))) === false) {
-      throw new Error("the Keyv store did not keep the entry (Keyv's set() resolved false; its 'error' event carries the cause).");
+      throw new Error(
+        "the Keyv store did not keep the entry (Keyv's set() resolved false; its 'error' event carries the cause).",
+      );
     }
   }
 

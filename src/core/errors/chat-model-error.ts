@@ -31,9 +31,7 @@ export class ChatModelError extends Error {
 
   protected static hasMarker(error: unknown, markerName: string): boolean {
     return (
-      error !== null &&
-      typeof error === "object" &&
-      (error as Record<symbol, unknown>)[Symbol.for(markerName)] === true
+      error !== null && typeof error === "object" && (error as Record<symbol, unknown>)[Symbol.for(markerName)] === true
     );
   }
 }

@@ -91,7 +91,8 @@ export class CacheLayer {
       for (let next = await running.next(); ; next = await running.next()) {
         if (next.done) {
           running = undefined;
-          if (!signal.aborted) lead?.settle(await this.#store(key, { output: next.value, chunks }, call, signal, settings));
+          if (!signal.aborted)
+            lead?.settle(await this.#store(key, { output: next.value, chunks }, call, signal, settings));
           return next.value;
         }
         if (next.value.type === "reset") chunks.length = 0;
@@ -165,7 +166,12 @@ export class CacheLayer {
    * while the call may go on: a store that hangs (Redis unreachable, commands queued) never outlasts
    * the call's signal or timeout.
    */
-  async #read(key: string, call: PreparedCall, signal: AbortSignal, settings: CacheSettings): Promise<CacheEntry | undefined> {
+  async #read(
+    key: string,
+    call: PreparedCall,
+    signal: AbortSignal,
+    settings: CacheSettings,
+  ): Promise<CacheEntry | undefined> {
     try {
       const stored = await settleOnAbort(Promise.resolve(settings.cache.get(key)), signal);
       const fitting = isCacheEntry(stored) ? entryFitsCall(stored, call) : undefined;
@@ -182,7 +188,13 @@ export class CacheLayer {
   }
 
   /** Stores a copy; returns the entry (with what its schemas were given) for the calls that shared the request. */
-  async #store(key: string, entry: CacheEntry, call: PreparedCall, signal: AbortSignal, settings: CacheSettings): Promise<CacheEntry> {
+  async #store(
+    key: string,
+    entry: CacheEntry,
+    call: PreparedCall,
+    signal: AbortSignal,
+    settings: CacheSettings,
+  ): Promise<CacheEntry> {
     let checked = entry;
     try {
       checked = withSchemaInputs(entry);
@@ -200,7 +212,8 @@ function withSchemaInputs(entry: CacheEntry): CacheEntry {
   const { toolCalls, object } = entry.output;
   const inputs = toolCalls.map((toolCall) => schemaInputOf(toolCall, toolCall.args));
   // Deep equality, not equal JSON: a Date made from an ISO string has that string as its JSON, yet the schema rejects it.
-  const changed = (input: unknown, index: number) => input !== toolCalls[index]!.args && !isDeepStrictEqual(input, toolCalls[index]!.args);
+  const changed = (input: unknown, index: number) =>
+    input !== toolCalls[index]!.args && !isDeepStrictEqual(input, toolCalls[index]!.args);
   const input = schemaInputOf(entry.output, object);
   return {
     ...entry,
@@ -236,7 +249,8 @@ function copyChunk(chunk: ChatModelChunk): ChatModelChunk {
 }
 
 function hit(settings: CacheSettings, call: PreparedCall, key: string): void {
-  if (settings.emitter.listening.cacheHit) settings.emitter.emit("cacheHit", { input: call.input, callId: call.callId, key });
+  if (settings.emitter.listening.cacheHit)
+    settings.emitter.emit("cacheHit", { input: call.input, callId: call.callId, key });
 }
 
 function warn(settings: CacheSettings, call: PreparedCall, message: string): void {

@@ -27,7 +27,12 @@ export interface CallShape {
 }
 
 /** A call's shape, made: the ladder climbed, the rules fixed, a response format planned. Throws what the caller must fix. */
-export function shapeCall(input: ChatModelInput, index: ToolIndex, settings: CallSettings, modelClass: string): CallShape {
+export function shapeCall(
+  input: ChatModelInput,
+  index: ToolIndex,
+  settings: CallSettings,
+  modelClass: string,
+): CallShape {
   const { providerTools, toolsByName } = index;
   const choice = normalizeToolChoice(input.toolChoice);
   if (choice.mode === "single" && !toolsByName.has(choice.toolName)) {
@@ -82,10 +87,14 @@ function resolveFallbackTool(
     return undefined;
   }
   if (!toolsByName.has(name)) {
-    throw new TypeError(`fallbackTool '${name}' is not in input.tools: keelson never falls back to a tool the call did not allow.`);
+    throw new TypeError(
+      `fallbackTool '${name}' is not in input.tools: keelson never falls back to a tool the call did not allow.`,
+    );
   }
   if (choice.mode === "single" && name !== choice.toolName) {
-    throw new TypeError(`fallbackTool '${name}' differs from the forced tool '${choice.toolName}': only the forced tool may be called.`);
+    throw new TypeError(
+      `fallbackTool '${name}' differs from the forced tool '${choice.toolName}': only the forced tool may be called.`,
+    );
   }
   if (choice.mode === "none") return undefined;
   return name;

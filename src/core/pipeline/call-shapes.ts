@@ -83,7 +83,10 @@ function sameSource(source: ShapeSource, input: ChatModelInput, index: ToolIndex
 
 function sameFormat(source: ShapeSource, given: unknown): boolean {
   const format = plainFormat(given);
-  return format === undefined || (source.formatType === format.type && source.formatName === format.name && source.formatSchema === format.schema);
+  return (
+    format === undefined ||
+    (source.formatType === format.type && source.formatName === format.name && source.formatSchema === format.schema)
+  );
 }
 
 /** A response format's own fields, when it is a plain object (a wrapper `{ type, name, schema }` or a JSON Schema). */

@@ -10,11 +10,18 @@ import { toolCallError } from "./tool-call-error-for.js";
  * The checks come first and each failure is worded in its own function: this runs on every reply,
  * and its code stays small.
  */
-export function checkToolChoice(toolCalls: ToolCall[], text: string, rules: OutputRules, repairs: Repair[]): ToolCall[] {
+export function checkToolChoice(
+  toolCalls: ToolCall[],
+  text: string,
+  rules: OutputRules,
+  repairs: Repair[],
+): ToolCall[] {
   const { choice } = rules;
   const count = toolCalls.length;
-  if (choice.mode === "none" ? count > 0 : choice.mode !== "auto" && count === 0) throw choiceViolation(toolCalls, text, rules);
-  if (choice.mode === "single" && otherTool(toolCalls, choice.toolName) !== undefined) throw choiceViolation(toolCalls, text, rules);
+  if (choice.mode === "none" ? count > 0 : choice.mode !== "auto" && count === 0)
+    throw choiceViolation(toolCalls, text, rules);
+  if (choice.mode === "single" && otherTool(toolCalls, choice.toolName) !== undefined)
+    throw choiceViolation(toolCalls, text, rules);
   if (count > 1 && !rules.allowParallel) return tooManyCalls(toolCalls, text, rules, repairs);
   return toolCalls;
 }
@@ -29,7 +36,12 @@ function choiceViolation(toolCalls: ToolCall[], text: string, rules: OutputRules
   if (toolCalls.length === 0) {
     const mode = choice.mode === "single" ? "single" : "required";
     const wanted = choice.mode === "single" ? `the tool '${choice.toolName}'` : "one of the tools";
-    const error = toolCallError(rules, "tool-choice-violation", `you must call ${wanted}; the reply called none.`, reply);
+    const error = toolCallError(
+      rules,
+      "tool-choice-violation",
+      `you must call ${wanted}; the reply called none.`,
+      reply,
+    );
     // Only prose in place of the call shows the provider ignored tool_choice (an empty reply does not).
     if (rules.plan.rung === "native" && text !== "") error.message += ignoredChoiceAdvice(rules, mode);
     return error;

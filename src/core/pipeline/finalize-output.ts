@@ -28,14 +28,21 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   // Empty is empty whatever was asked for: an empty reply to a forced call or a schema is no sign
   // that tool_choice was ignored or the format missed. A filtered reply is returned as it is only
   // where an answer without a call or an object is one (`auto`); elsewhere the caller gets the error.
-  if (text === "" && rawCalls.length === 0 && rules.retryOnEmptyResponse && (raw.finishReason !== "content-filter" || demandsAnswer(rules))) {
+  if (
+    text === "" &&
+    rawCalls.length === 0 &&
+    rules.retryOnEmptyResponse &&
+    (raw.finishReason !== "content-filter" || demandsAnswer(rules))
+  ) {
     throw emptyResponse(raw, reasoning, rules);
   }
   // A reply the provider cut off at the token limit: JSON it left open is not completed by guessing.
   const cutOff = raw.finishReason === "length";
 
   if (rawCalls.length === 0 && (rules.plan.readsUnion || (text !== "" && shouldRecover(rules)))) {
-    const read = rules.plan.readsUnion ? readUnionReply(text, rules, repairs, cutOff) : recoverFromText(text, rules, repairs, cutOff);
+    const read = rules.plan.readsUnion
+      ? readUnionReply(text, rules, repairs, cutOff)
+      : recoverFromText(text, rules, repairs, cutOff);
     if (read !== undefined) ({ calls: rawCalls, text } = read);
   }
 
@@ -60,10 +67,26 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   const reported = raw.finishReason ?? "stop";
   // A structured answer carried by a forced tool is no tool call to the caller: it ends "stop".
   const finishReason =
-    toolCalls.length > 0 && reported === "stop" ? "tool-calls" : rules.structureTool !== undefined && reported === "tool-calls" ? "stop" : reported;
-  const message: ChatModelOutput["message"] = { role: "assistant", content: messageContent(text, reasoningBlocksOf(raw), toolCalls) };
+    toolCalls.length > 0 && reported === "stop"
+      ? "tool-calls"
+      : rules.structureTool !== undefined && reported === "tool-calls"
+        ? "stop"
+        : reported;
+  const message: ChatModelOutput["message"] = {
+    role: "assistant",
+    content: messageContent(text, reasoningBlocksOf(raw), toolCalls),
+  };
   // `meta` is the attempt loop's to fill; its slot is made here, so filling it adds no property.
-  const final: FinalOutput = { message, text, toolCalls, reasoning, finishReason, usage: normalizeUsage(raw.usage), raw: raw.raw, meta: undefined };
+  const final: FinalOutput = {
+    message,
+    text,
+    toolCalls,
+    reasoning,
+    finishReason,
+    usage: normalizeUsage(raw.usage),
+    raw: raw.raw,
+    meta: undefined,
+  };
   if (object !== undefined) final.object = object;
   // A schema that made a new object (zod's transforms) is checked on its input when the answer is read from a cache.
   if (input !== object) recordSchemaInput(final, input);
@@ -84,7 +107,8 @@ function emptyAdvice(raw: ProviderOutput, reasoning: string): string {
       ? " The reasoning used up the token limit: raise parameters.maxTokens or lower parameters.reasoningEffort."
       : " The reply hit the token limit: raise parameters.maxTokens.";
   }
-  if (raw.finishReason === "content-filter") return " The provider's content filter stopped the reply: rephrase the input.";
+  if (raw.finishReason === "content-filter")
+    return " The provider's content filter stopped the reply: rephrase the input.";
   return "";
 }
 
@@ -94,7 +118,11 @@ function demandsAnswer(rules: OutputRules): boolean {
 }
 
 /** An assistant message's content: plain text alone, else reasoning blocks (`reasoningBlocksOf`), text and tool calls as parts. */
-export function messageContent(text: string, reasoningBlocks: readonly ReasoningPart[], toolCalls: ToolCall[]): string | AssistantContentPart[] {
+export function messageContent(
+  text: string,
+  reasoningBlocks: readonly ReasoningPart[],
+  toolCalls: ToolCall[],
+): string | AssistantContentPart[] {
   if (reasoningBlocks.length === 0 && toolCalls.length === 0) return text;
   const head: AssistantContentPart[] = reasoningBlocks.map((part) => ({ ...part }));
   if (text !== "") head.push({ type: "text", text });

@@ -11,15 +11,25 @@ import { toolCallError } from "./tool-call-error-for.js";
 import { recordSchemaInput } from "./schema-input.js";
 
 /** One call made final: its tool known, its arguments parsed (repaired), validated and given an id. Failures are worded apart (the code run per call stays small). */
-export function finalizeToolCall(call: ProviderToolCall, rules: OutputRules, repairs: Repair[], cutOff: boolean): ToolCall {
+export function finalizeToolCall(
+  call: ProviderToolCall,
+  rules: OutputRules,
+  repairs: Repair[],
+  cutOff: boolean,
+): ToolCall {
   const entry = rules.validators.get(call.name);
   if (entry === undefined) throw unknownTool(call, rules);
   const parsed = parseToolArguments(call.args, rules.fixInvalidToolCalls);
-  if (!parsed.ok) throw toolCallError(rules, "invalid-args", `tool '${call.name}': ${parsed.problem}`, String(call.args), call.name);
-  if (completedAtCutOff(cutOff, parsed.repairs)) throw cutOffCall(rules, String(call.args), `the arguments of tool '${call.name}'`, call.name);
+  if (!parsed.ok)
+    throw toolCallError(rules, "invalid-args", `tool '${call.name}': ${parsed.problem}`, String(call.args), call.name);
+  if (completedAtCutOff(cutOff, parsed.repairs))
+    throw cutOffCall(rules, String(call.args), `the arguments of tool '${call.name}'`, call.name);
   if (parsed.repairs.length > 0) noteArgumentRepairs(call, parsed.repairs, repairs);
   const strictUnion = rules.plan.responseFormat?.type === "json-schema" && rules.plan.responseFormat.strict === true;
-  const args = rules.structure?.strict || strictUnion ? (dropNullOptionals(parsed.args, entry.tool.parameters) as Record<string, unknown>) : parsed.args;
+  const args =
+    rules.structure?.strict || strictUnion
+      ? (dropNullOptionals(parsed.args, entry.tool.parameters) as Record<string, unknown>)
+      : parsed.args;
   const result = entry.validate(args);
   if (!result.success) throw argumentsMismatch(call, args, result.issues, entry.tool, rules);
   const id = call.id || missingId(call, repairs);
@@ -48,7 +58,13 @@ function noteArgumentRepairs(call: ProviderToolCall, kinds: readonly RepairKind[
   }
 }
 
-function argumentsMismatch(call: ProviderToolCall, args: unknown, issues: string[], tool: ProviderTool, rules: OutputRules): ToolCallError {
+function argumentsMismatch(
+  call: ProviderToolCall,
+  args: unknown,
+  issues: string[],
+  tool: ProviderTool,
+  rules: OutputRules,
+): ToolCallError {
   return toolCallError(
     rules,
     "invalid-args",

@@ -63,7 +63,9 @@ export class ModelCalls {
         const budget: unknown = model.maxRepairAttempts;
         // Checked as the constructor checks it: NaN or undefined would re-ask without bound.
         if (!(Number.isInteger(budget) && (budget as number) >= 0)) {
-          throw new TypeError(`maxRepairAttempts must be a non-negative integer, got ${String(budget)} (assigned to the model after it was made).`);
+          throw new TypeError(
+            `maxRepairAttempts must be a non-negative integer, got ${String(budget)} (assigned to the model after it was made).`,
+          );
         }
         return budget as number;
       },
@@ -99,7 +101,8 @@ export class ModelCalls {
   stream(call: PreparedCall, linked: CallSignal, end?: CallEnd): StartedChunks {
     const { signal } = linked;
     const key = this.#cacheKey(call);
-    if (key === undefined) return { chunks: runStream(this.#host, call, linked, end), settlesItself: end !== undefined };
+    if (key === undefined)
+      return { chunks: runStream(this.#host, call, linked, end), settlesItself: end !== undefined };
     const host = this.#host;
     let stoppedByListener = false;
     const stop = () => {
@@ -108,10 +111,19 @@ export class ModelCalls {
     };
     const onToken = (chunk: ChatModelChunk) => {
       const emitter = host.emitter;
-      if (emitter.listensForTokens) emitter.emit("newToken", { input: call.input, callId: call.callId, chunk, abort: stop });
+      if (emitter.listensForTokens)
+        emitter.emit("newToken", { input: call.input, callId: call.callId, chunk, abort: stop });
     };
     const run = () => runStream(this.#host, call, linked);
-    const chunks = this.#cache().stream(key, call, signal, this.#cacheSettings(), onToken, run, () => stoppedByListener);
+    const chunks = this.#cache().stream(
+      key,
+      call,
+      signal,
+      this.#cacheSettings(),
+      onToken,
+      run,
+      () => stoppedByListener,
+    );
     return { chunks, settlesItself: false };
   }
 
@@ -122,7 +134,12 @@ export class ModelCalls {
     // A call in flight when another one learned the same refusal finds the value gone: it only moves down.
     if (model.toolChoiceSupport.has(refused)) {
       model.toolChoiceSupport = new Set([...model.toolChoiceSupport].filter((value) => value !== refused));
-      const message = learnedToolChoiceMessage(`${model.providerId} ${model.modelId}`, refused, error, model.toolChoiceSupport);
+      const message = learnedToolChoiceMessage(
+        `${model.providerId} ${model.modelId}`,
+        refused,
+        error,
+        model.toolChoiceSupport,
+      );
       this.#hooks.emit("warning", { input: call.input, callId: call.callId, code: "learned-tool-choice", message });
     }
     return this.prepare(call.input, call.callId);

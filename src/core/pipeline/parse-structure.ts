@@ -11,7 +11,12 @@ import type { OutputRules } from "./output-rules.js";
  * A structured answer written as text: parsed (repaired), unwrapped from the wire's `{ item }`, nulls
  * of optional fields dropped, validated. `input` is what the schema was given, `object` what it made.
  */
-export function parseStructure(text: string, rules: OutputRules, repairs: Repair[], cutOff: boolean): { input: unknown; object: unknown } {
+export function parseStructure(
+  text: string,
+  rules: OutputRules,
+  repairs: Repair[],
+  cutOff: boolean,
+): { input: unknown; object: unknown } {
   const parsed = parseJSONValue(text);
   const fail = (issues: string[], advice = "") =>
     new StructuredOutputError(
@@ -20,7 +25,10 @@ export function parseStructure(text: string, rules: OutputRules, repairs: Repair
     );
   if (!parsed) throw fail([`the reply is not JSON: ${preview(text)}`]);
   if (completedAtCutOff(cutOff, parsed.repairs)) {
-    throw fail(["the reply was cut off at the token limit before its JSON was complete; send it again, complete and shorter"], `\n${cutOffAdvice}`);
+    throw fail(
+      ["the reply was cut off at the token limit before its JSON was complete; send it again, complete and shorter"],
+      `\n${cutOffAdvice}`,
+    );
   }
   for (const kind of parsed.repairs) repairs.push({ kind, detail: `structured output: ${kind}` });
   const structure = rules.structure!;

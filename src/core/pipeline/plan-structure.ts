@@ -12,7 +12,13 @@ import type { CallSettings } from "./prepare-call.js";
 const defaultName = "response";
 
 function isObjectSchema(schema: JSONSchema): boolean {
-  return schema.type === "object" || (schema.type === undefined && isPlainObject(schema.properties) && schema.anyOf === undefined && schema.oneOf === undefined);
+  return (
+    schema.type === "object" ||
+    (schema.type === undefined &&
+      isPlainObject(schema.properties) &&
+      schema.anyOf === undefined &&
+      schema.oneOf === undefined)
+  );
 }
 
 /**
@@ -76,7 +82,9 @@ export function planStructure(call: CallShape, format: ResponseFormat, settings:
     return;
   }
   call.rules.structure = { validate, schema, strict: false };
-  call.instructions.push(`Answer with only a JSON value that matches this JSON Schema, and nothing else:\n${JSON.stringify(schema)}`);
+  call.instructions.push(
+    `Answer with only a JSON value that matches this JSON Schema, and nothing else:\n${JSON.stringify(schema)}`,
+  );
   if (call.tools.length === 0) {
     call.plan = { ...call.plan, rung: "prompt", reason: "no structured output: the schema goes into the prompt" };
     call.rules.plan = call.plan;

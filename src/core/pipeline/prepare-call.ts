@@ -35,7 +35,13 @@ export interface PreparedCall extends Readonly<CallShape> {
  * `shapes` are the model's call shapes (the last one reused while a call repeats it); `modelClass`
  * is the model's class name, for copy-paste fixes in error messages (a model's calls read it once).
  */
-export function prepareCall(input: ChatModelInput, callId: number, settings: CallSettings, shapes: CallShapes, modelClass: string): PreparedCall {
+export function prepareCall(
+  input: ChatModelInput,
+  callId: number,
+  settings: CallSettings,
+  shapes: CallShapes,
+  modelClass: string,
+): PreparedCall {
   validateInput(input);
   const shape = shapes.shape(input, indexTools(input.tools), settings, modelClass);
   return {
@@ -56,7 +62,10 @@ export function prepareCall(input: ChatModelInput, callId: number, settings: Cal
 }
 
 /** The model's default parameters under the call's own; a new object either way (adapters get their own). */
-function mergeParameters(defaults: ChatModelParameters | undefined, given: ChatModelParameters | undefined): ChatModelParameters {
+function mergeParameters(
+  defaults: ChatModelParameters | undefined,
+  given: ChatModelParameters | undefined,
+): ChatModelParameters {
   if (defaults === undefined) return given === undefined ? {} : { ...given };
   return given === undefined ? { ...defaults } : { ...defaults, ...given };
 }

@@ -12,7 +12,12 @@ import { toolCallError } from "./tool-call-error-for.js";
  * that writes its calls the way the model was trained to (`<tool_call>` blocks, `<function=…>` tags,
  * an OpenAI-style envelope) is recovered as on any rung where a call is required: every call of it.
  */
-export function readUnionReply(text: string, rules: OutputRules, repairs: Repair[], cutOff: boolean): { calls: ProviderToolCall[]; text: string } {
+export function readUnionReply(
+  text: string,
+  rules: OutputRules,
+  repairs: Repair[],
+  cutOff: boolean,
+): { calls: ProviderToolCall[]; text: string } {
   const tagged = text.includes("<tool_call>") || text.includes("<function=");
   const recover = () => (rules.fixInvalidToolCalls ? recoverFromText(text, rules, repairs, cutOff) : undefined);
   const early = tagged ? recover() : undefined;
@@ -29,7 +34,12 @@ export function readUnionReply(text: string, rules: OutputRules, repairs: Repair
 }
 
 /** Tool calls written as text, when there are usable ones: the calls, and the prose before a <tool_call> tag (a bare JSON call leaves none). */
-export function recoverFromText(text: string, rules: OutputRules, repairs: Repair[], cutOff: boolean): { calls: ProviderToolCall[]; text: string } | undefined {
+export function recoverFromText(
+  text: string,
+  rules: OutputRules,
+  repairs: Repair[],
+  cutOff: boolean,
+): { calls: ProviderToolCall[]; text: string } | undefined {
   const recover = (complete: boolean) =>
     recoverTextToolCalls(
       text,

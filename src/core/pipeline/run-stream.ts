@@ -23,7 +23,12 @@ type Result = IteratorResult<ChatModelChunk, ChatModelOutput>;
  * ends done (value undefined) once the call has succeeded, or fails with the error the call ended
  * with; without one it returns the output, for a reader that settles the call (the cache's).
  */
-export function runStream(host: CallHost, call: PreparedCall, linked: CallSignal, end?: CallEnd): AsyncIterator<ChatModelChunk, ChatModelOutput> {
+export function runStream(
+  host: CallHost,
+  call: PreparedCall,
+  linked: CallSignal,
+  end?: CallEnd,
+): AsyncIterator<ChatModelChunk, ChatModelOutput> {
   return new StreamCall(host, call, linked, end);
 }
 
@@ -104,7 +109,9 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
       return this.#onResult(first);
     }
     const iterator = this.#iterator;
-    return isChunkReader(iterator) ? iterator.readNext(this.#onResult, this.#onError) : iterator.next().then(this.#onResult, this.#onError);
+    return isChunkReader(iterator)
+      ? iterator.readNext(this.#onResult, this.#onError)
+      : iterator.next().then(this.#onResult, this.#onError);
   }
 
   /** Sends the next attempt (with transport retries until its first chunk) and reads on. */
@@ -144,7 +151,8 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
     }
     if (isDelta(chunk) && !(this.#holdBack && chunk.type !== "reasoning-delta")) {
       const emitter = this.#host.emitter;
-      if (emitter.listensForTokens) emitter.emit("newToken", { input: this.#call.input, callId: this.#call.callId, chunk, abort: this.#stop });
+      if (emitter.listensForTokens)
+        emitter.emit("newToken", { input: this.#call.input, callId: this.#call.callId, chunk, abort: this.#stop });
       return result as Result;
     }
     return this.#step();
@@ -172,7 +180,8 @@ class StreamCall implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
     }
     if (settled.output) {
       // Held back, the reply's text (a structured answer carried by a forced tool) comes whole, as its calls do.
-      if (this.#holdBack && settled.output.text !== "") this.#queued.push({ type: "text-delta", text: settled.output.text });
+      if (this.#holdBack && settled.output.text !== "")
+        this.#queued.push({ type: "text-delta", text: settled.output.text });
       for (const toolCall of settled.output.toolCalls) this.#queued.push({ type: "tool-call", toolCall });
       this.#queued.push({ type: "finish", finishReason: settled.output.finishReason, usage: settled.output.usage });
       this.#output = settled.output;

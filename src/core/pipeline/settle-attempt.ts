@@ -14,7 +14,9 @@ import type { PreparedCall } from "./prepare-call.js";
 
 /** An unusable reply that a re-ask may fix. */
 export function isOutputError(error: unknown): error is ChatModelError {
-  return ToolCallError.isInstance(error) || EmptyResponseError.isInstance(error) || StructuredOutputError.isInstance(error);
+  return (
+    ToolCallError.isInstance(error) || EmptyResponseError.isInstance(error) || StructuredOutputError.isInstance(error)
+  );
 }
 
 /**
@@ -27,7 +29,9 @@ export function settleAttempt(
   raw: ProviderOutput,
   attempts: Attempt[],
   repairsDone: number,
-): { output: ChatModelOutput; guidance?: undefined; error?: undefined } | { output?: undefined; guidance: Message[]; error: ChatModelError } {
+):
+  | { output: ChatModelOutput; guidance?: undefined; error?: undefined }
+  | { output?: undefined; guidance: Message[]; error: ChatModelError } {
   try {
     const repairs: Repair[] = [];
     const final = finalizeOutput(raw, call.rules, repairs);
@@ -52,7 +56,12 @@ export function attemptOf(raw: ProviderOutput, rejected?: string, usage = normal
 }
 
 /** The caller's output: the final attempt's content (the object itself), every attempt's usage summed. */
-export function completeOutput(final: FinalOutput, repairs: Repair[], call: PreparedCall, attempts: Attempt[]): ChatModelOutput {
+export function completeOutput(
+  final: FinalOutput,
+  repairs: Repair[],
+  call: PreparedCall,
+  attempts: Attempt[],
+): ChatModelOutput {
   if (attempts.length > 1) final.usage = sumUsage(attempts.map((attempt) => attempt.usage));
   final.meta = { toolChoice: call.plan.rung, repairs, attempts, cacheHit: false };
   return final as ChatModelOutput;
@@ -64,8 +73,10 @@ export function sumUsage(usages: Usage[]): Usage {
     total.inputTokens += usage.inputTokens;
     total.outputTokens += usage.outputTokens;
     total.totalTokens += usage.totalTokens;
-    if (usage.reasoningTokens !== undefined) total.reasoningTokens = (total.reasoningTokens ?? 0) + usage.reasoningTokens;
-    if (usage.cachedInputTokens !== undefined) total.cachedInputTokens = (total.cachedInputTokens ?? 0) + usage.cachedInputTokens;
+    if (usage.reasoningTokens !== undefined)
+      total.reasoningTokens = (total.reasoningTokens ?? 0) + usage.reasoningTokens;
+    if (usage.cachedInputTokens !== undefined)
+      total.cachedInputTokens = (total.cachedInputTokens ?? 0) + usage.cachedInputTokens;
   }
   return total;
 }

@@ -5,7 +5,10 @@ import type { ChatModelOutput } from "../output.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { callEnd, type CallEnd, type StreamFinal, type StreamRun } from "../stream/chat-model-stream.js";
 
-export type EmitCallEvent = <E extends "success" | "error" | "finish">(event: E, payload: Parameters<ChatModelEvents[E]>[0]) => void;
+export type EmitCallEvent = <E extends "success" | "error" | "finish">(
+  event: E,
+  payload: Parameters<ChatModelEvents[E]>[0],
+) => void;
 
 /** A streamed call's chunks, and whether they settle the call themselves (through the CallEnd given). */
 export interface StartedChunks {

@@ -69,7 +69,8 @@ function buildIndex(given: readonly (Tool | ToolDefinition)[]): IndexedTools {
   for (let index = 0; index < given.length; index++) {
     const definition = given[index]!;
     const tool = defineTool(definition);
-    if (toolsByName.has(tool.name)) throw new TypeError(`Two tools are named '${tool.name}': tool names must be unique.`);
+    if (toolsByName.has(tool.name))
+      throw new TypeError(`Two tools are named '${tool.name}': tool names must be unique.`);
     const providerTool = toProviderTool(tool);
     providerTools.push(providerTool);
     toolsByName.set(tool.name, { tool: providerTool, validate: validatorFor(tool.inputSchema) });

@@ -31,7 +31,8 @@ function validateMessage(message: Message, index: number): void {
   const { content } = message;
   switch (message.role) {
     case "system":
-      if (typeof content !== "string") throw new TypeError(`input.messages[${index}]: a system message's content must be a string.`);
+      if (typeof content !== "string")
+        throw new TypeError(`input.messages[${index}]: a system message's content must be a string.`);
       return;
     case "user":
     case "assistant":
@@ -46,7 +47,9 @@ function validateMessage(message: Message, index: number): void {
         );
       }
       if (typeof message.toolCallId !== "string" || typeof message.toolName !== "string") {
-        throw new TypeError(`input.messages[${index}] is a tool result: it needs toolCallId and toolName (from the tool call it answers).`);
+        throw new TypeError(
+          `input.messages[${index}] is a tool result: it needs toolCallId and toolName (from the tool call it answers).`,
+        );
       }
       return;
     default:
@@ -70,7 +73,12 @@ function validatePart(role: "user" | "assistant", part: unknown, index: number, 
       if (role === "user" && typeof fields.data === "string" && typeof fields.mediaType === "string") return;
       break;
     case "reasoning":
-      if (role === "assistant" && typeof fields.text === "string" && (fields.redactedData === undefined || typeof fields.redactedData === "string")) return;
+      if (
+        role === "assistant" &&
+        typeof fields.text === "string" &&
+        (fields.redactedData === undefined || typeof fields.redactedData === "string")
+      )
+        return;
       break;
     case "tool-call": {
       if (role !== "assistant") break;

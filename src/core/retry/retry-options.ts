@@ -21,7 +21,9 @@ export function resolveRetryOptions(options: RetryOptions = {}): ResolvedRetryOp
   };
   for (const [name, value] of Object.entries(resolved)) {
     if (!(value >= 0) || (name === "maxRetries" && !Number.isInteger(value))) {
-      throw new TypeError(`retry.${name} must be a non-negative ${name === "maxRetries" ? "integer" : "number"}, got ${value}.`);
+      throw new TypeError(
+        `retry.${name} must be a non-negative ${name === "maxRetries" ? "integer" : "number"}, got ${value}.`,
+      );
     }
   }
   return resolved;

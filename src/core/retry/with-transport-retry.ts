@@ -58,16 +58,27 @@ function isRetryable(error: unknown): error is ProviderError {
   return ProviderError.isInstance(error) && error.isRetryable;
 }
 
-function retryDelay(error: ProviderError, attempt: number, options: TransportRetryOptions, signal: AbortSignal): number {
+function retryDelay(
+  error: ProviderError,
+  attempt: number,
+  options: TransportRetryOptions,
+  signal: AbortSignal,
+): number {
   if (error.retryAfterMs !== undefined) {
     const asked = `The provider asked to wait ${Math.ceil(error.retryAfterMs / 1000)} s before retrying`;
     if (error.retryAfterMs > options.maxRetryAfterMs) {
-      throw refusedWait(error, `${asked}, longer than retry.maxRetryAfterMs (${options.maxRetryAfterMs} ms): raise it to wait, or retry later.`);
+      throw refusedWait(
+        error,
+        `${asked}, longer than retry.maxRetryAfterMs (${options.maxRetryAfterMs} ms): raise it to wait, or retry later.`,
+      );
     }
     // A wait the call's timeout ends first would only turn the rate limit into a TimeoutError, later.
     const left = timeLeft(signal);
     if (error.retryAfterMs > left) {
-      throw refusedWait(error, `${asked}, longer than the ${Math.floor(left)} ms left of the call's timeout: give the call a longer timeout to wait, or retry later.`);
+      throw refusedWait(
+        error,
+        `${asked}, longer than the ${Math.floor(left)} ms left of the call's timeout: give the call a longer timeout to wait, or retry later.`,
+      );
     }
     return error.retryAfterMs;
   }

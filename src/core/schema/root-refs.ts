@@ -22,7 +22,8 @@ function rebase(node: unknown, base: string): unknown {
   if (!isPlainObject(node)) return node;
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    result[key] = key === "$ref" && typeof value === "string" && isRootPointer(value) ? base + value.slice(1) : rebase(value, base);
+    result[key] =
+      key === "$ref" && typeof value === "string" && isRootPointer(value) ? base + value.slice(1) : rebase(value, base);
   }
   return result;
 }
@@ -38,7 +39,10 @@ function isRootPointer(ref: string): boolean {
  * wherever such a schema moves (under a wrapper), or where `#` cannot be resolved (Ajv without
  * its root registered), the references still find it.
  */
-export function rootAsDefinition(schema: JSONSchema, name: string): { ref: string; $defs: Record<string, unknown>; definitions: unknown } | undefined {
+export function rootAsDefinition(
+  schema: JSONSchema,
+  name: string,
+): { ref: string; $defs: Record<string, unknown>; definitions: unknown } | undefined {
   const { $defs, definitions, ...body } = schema;
   if (!refersToRoot(body) && !refersToRoot($defs) && !refersToRoot(definitions)) return undefined;
   const ownDefs = isPlainObject($defs) ? $defs : {};
@@ -46,5 +50,9 @@ export function rootAsDefinition(schema: JSONSchema, name: string): { ref: strin
   for (let index = 1; Object.hasOwn(ownDefs, free); index++) free = `${name}${index}`;
   const ref = `#/$defs/${free}`;
   const rebased = (value: unknown) => (isPlainObject(value) ? rebaseRootRefs(value as JSONSchema, ref) : value);
-  return { ref, $defs: { ...(rebased(ownDefs) as Record<string, unknown>), [free]: rebaseRootRefs(body, ref) }, definitions: rebased(definitions) };
+  return {
+    ref,
+    $defs: { ...(rebased(ownDefs) as Record<string, unknown>), [free]: rebaseRootRefs(body, ref) },
+    definitions: rebased(definitions),
+  };
 }

@@ -6,9 +6,7 @@ import type { SchemaInput, ZodV3Like } from "./schema-input.js";
 import { schemaKind } from "./schema-input.js";
 import { toJSONSchema } from "./to-json-schema.js";
 
-export type ValidationResult =
-  | { success: true; value: unknown }
-  | { success: false; issues: string[] };
+export type ValidationResult = { success: true; value: unknown } | { success: false; issues: string[] };
 
 export type Validator = (value: unknown) => ValidationResult;
 
@@ -52,14 +50,24 @@ function jsonSchemaValidator(schema: JSONSchema): Validator {
   try {
     // Ajv (its root not registered: addUsedSchema off) cannot resolve `#`: a schema recursing to its root is compiled from its definitions.
     const moved = rootAsDefinition(body, "root");
-    check = compileJSONSchema(moved ? { $ref: moved.ref, $defs: moved.$defs, ...(moved.definitions === undefined ? {} : { definitions: moved.definitions }) } : body, dialect);
+    check = compileJSONSchema(
+      moved
+        ? {
+            $ref: moved.ref,
+            $defs: moved.$defs,
+            ...(moved.definitions === undefined ? {} : { definitions: moved.definitions }),
+          }
+        : body,
+      dialect,
+    );
   } catch (error) {
     throw new TypeError(`Invalid JSON Schema: ${(error as Error).message}`, { cause: error });
   }
   return (value) => {
     if (check(value)) return { success: true, value };
     const issues = (check.errors ?? []).map(
-      (issue) => `${issue.instancePath === "" ? "(root)" : issue.instancePath}: ${issue.message ?? "is invalid"}${detail(issue)}`,
+      (issue) =>
+        `${issue.instancePath === "" ? "(root)" : issue.instancePath}: ${issue.message ?? "is invalid"}${detail(issue)}`,
     );
     return { success: false, issues };
   };

@@ -70,7 +70,9 @@ export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
 
   [Symbol.asyncIterator](): AsyncIterator<ChatModelChunk> {
     if (this.#started) {
-      throw new TypeError("This stream is already being read: a ChatModelStream can be iterated once. Use final() for the output.");
+      throw new TypeError(
+        "This stream is already being read: a ChatModelStream can be iterated once. Use final() for the output.",
+      );
     }
     this.#started = true;
     const final: StreamFinal = { resolve: this.#resolve, reject: this.#reject };
@@ -83,7 +85,8 @@ export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
     };
     // Each layer a chunk passes through costs a promise per chunk (and the lookup of `then` on
     // the result it resolves with): a run that settles itself is passed through.
-    if (run.settlesItself) return { next: () => run.chunks.next() as Promise<IteratorResult<ChatModelChunk>>, return: close };
+    if (run.settlesItself)
+      return { next: () => run.chunks.next() as Promise<IteratorResult<ChatModelChunk>>, return: close };
     const end = callEnd(run.settle, final);
     /** Whether the last chunk handed out was the reply's `finish`: nothing but the call's end comes after it. */
     let finished = false;

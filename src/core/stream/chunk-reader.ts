@@ -9,9 +9,14 @@ type ChunkResult = IteratorResult<ChatModelChunk, undefined>;
  * call's stream reads `chunkStream`'s iterators this way: a promise callback less per chunk.
  */
 export interface ChunkReader {
-  readNext<R>(onResult: (result: ChunkResult) => R | Promise<R>, onError: (error: unknown) => R | Promise<R>): R | Promise<R>;
+  readNext<R>(
+    onResult: (result: ChunkResult) => R | Promise<R>,
+    onError: (error: unknown) => R | Promise<R>,
+  ): R | Promise<R>;
 }
 
-export function isChunkReader(iterator: AsyncIterator<ChatModelChunk>): iterator is AsyncIterator<ChatModelChunk> & ChunkReader {
+export function isChunkReader(
+  iterator: AsyncIterator<ChatModelChunk>,
+): iterator is AsyncIterator<ChatModelChunk> & ChunkReader {
   return typeof (iterator as Partial<ChunkReader>).readNext === "function";
 }

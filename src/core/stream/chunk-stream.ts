@@ -52,8 +52,12 @@ class ChunkIterator<T> implements AsyncIterator<ChatModelChunk, undefined>, Chun
     this.#open = open;
   }
 
-  readNext<R>(onResult: (result: ChunkResult) => R | Promise<R>, onError: (error: unknown) => R | Promise<R>): R | Promise<R> {
-    if (this.#nextPending < this.#pending.length) return onResult({ done: false, value: this.#pending[this.#nextPending++]! });
+  readNext<R>(
+    onResult: (result: ChunkResult) => R | Promise<R>,
+    onError: (error: unknown) => R | Promise<R>,
+  ): R | Promise<R> {
+    if (this.#nextPending < this.#pending.length)
+      return onResult({ done: false, value: this.#pending[this.#nextPending++]! });
     if (this.#closed) return onResult(end);
     if (!this.#parts) return this.next().then(onResult, onError);
     return this.#parts.next().then(this.#handlers(onResult, onError).onPart, this.#reader!.onPartsError) as Promise<R>;
@@ -83,7 +87,8 @@ class ChunkIterator<T> implements AsyncIterator<ChatModelChunk, undefined>, Chun
   }
 
   next(): Promise<IteratorResult<ChatModelChunk, undefined>> {
-    if (this.#nextPending < this.#pending.length) return Promise.resolve({ done: false, value: this.#pending[this.#nextPending++]! });
+    if (this.#nextPending < this.#pending.length)
+      return Promise.resolve({ done: false, value: this.#pending[this.#nextPending++]! });
     if (this.#closed) return Promise.resolve(end);
     if (!this.#parts) return this.#open().then(this.#start);
     return this.#parts.next().then(this.#onPart, this.#onError);
@@ -118,7 +123,9 @@ class ChunkIterator<T> implements AsyncIterator<ChatModelChunk, undefined>, Chun
     return this.next();
   };
 
-  readonly #onPart = (result: IteratorResult<T>): IteratorResult<ChatModelChunk, undefined> | Promise<IteratorResult<ChatModelChunk, undefined>> => {
+  readonly #onPart = (
+    result: IteratorResult<T>,
+  ): IteratorResult<ChatModelChunk, undefined> | Promise<IteratorResult<ChatModelChunk, undefined>> => {
     const opened = this.#opened!;
     let chunks: ChatModelChunk[];
     try {

@@ -5,7 +5,9 @@ import type { ChatModelChunk } from "./chat-model-chunk.js";
 const noBlocks: readonly ReasoningPart[] = [];
 
 /** A reply's reasoning as blocks: the provider's own (`reasoningParts`), else its reasoning text and signature as one. */
-export function reasoningBlocksOf(output: Pick<ProviderOutput, "reasoning" | "reasoningSignature" | "reasoningParts">): readonly ReasoningPart[] {
+export function reasoningBlocksOf(
+  output: Pick<ProviderOutput, "reasoning" | "reasoningSignature" | "reasoningParts">,
+): readonly ReasoningPart[] {
   if (output.reasoningParts) return output.reasoningParts;
   const { reasoning, reasoningSignature: signature } = output;
   return reasoning ? [{ type: "reasoning", text: reasoning, ...(signature ? { signature } : {}) }] : noBlocks;

@@ -70,7 +70,8 @@ export class StreamAssembler {
   #closeOpenPart(signature?: string): void {
     const text = this.#reasoning.slice(this.#openPartStart);
     if (signature) this.#reasoningSignature = signature;
-    if (signature || text !== "") (this.#reasoningParts ??= []).push({ type: "reasoning", text, ...(signature ? { signature } : {}) });
+    if (signature || text !== "")
+      (this.#reasoningParts ??= []).push({ type: "reasoning", text, ...(signature ? { signature } : {}) });
     this.#openPartStart = this.#reasoning.length;
   }
 
@@ -86,7 +87,10 @@ export class StreamAssembler {
     const closed = this.#reasoningParts;
     if (closed === undefined) return undefined;
     const open = this.#reasoning.slice(this.#openPartStart);
-    const parts = open === "" ? closed.map((part) => ({ ...part })) : [...closed.map((part) => ({ ...part })), { type: "reasoning" as const, text: open }];
+    const parts =
+      open === ""
+        ? closed.map((part) => ({ ...part }))
+        : [...closed.map((part) => ({ ...part })), { type: "reasoning" as const, text: open }];
     // One unredacted block is what `reasoning` and `reasoningSignature` say already.
     return parts.length > 1 || parts.some((part) => part.redactedData !== undefined) ? parts : undefined;
   }

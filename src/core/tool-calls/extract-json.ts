@@ -8,12 +8,19 @@
  * (`{…}\n{…}`: one per line, or two written back to back), come after it. Linear: each candidate
  * is scanned from where the previous one ended.
  */
-export function extractJSONValues(text: string, parses: (candidate: string) => boolean = () => true): string[] | undefined {
+export function extractJSONValues(
+  text: string,
+  parses: (candidate: string) => boolean = () => true,
+): string[] | undefined {
   const fence = fencedJSONStart(text);
   let first: { start: number; end: number } | undefined;
   let chosen: { start: number; end: number } | undefined;
   // Bounded: a reply that is a wall of `{x}` costs a few parses, not one per brace.
-  for (let start = fence === -1 ? firstJSONStart(text, 0) : fence, tries = 0; start !== -1 && tries < maxCandidates; tries++) {
+  for (
+    let start = fence === -1 ? firstJSONStart(text, 0) : fence, tries = 0;
+    start !== -1 && tries < maxCandidates;
+    tries++
+  ) {
     const end = balancedEnd(text, start);
     const candidate = { start, end };
     first ??= candidate;
@@ -29,7 +36,7 @@ export function extractJSONValues(text: string, parses: (candidate: string) => b
   if (chosen === undefined) return undefined;
   if (chosen.end === -1) return [text.slice(chosen.start).replace(/\s*```\s*$/, "")];
   const values = [text.slice(chosen.start, chosen.end)];
-  for (let next = skipWhitespace(text, chosen.end); values.length < 64 && (text[next] === "{" || text[next] === "["); ) {
+  for (let next = skipWhitespace(text, chosen.end); values.length < 64 && (text[next] === "{" || text[next] === "[");) {
     const end = balancedEnd(text, next);
     if (end === -1) break;
     values.push(text.slice(next, end));

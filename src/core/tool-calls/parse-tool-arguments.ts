@@ -4,8 +4,7 @@ import { maxRepairLength, parseJSONValue } from "./parse-json-value.js";
 import { safeJSONParse } from "../../internal/safe-json.js";
 
 export type ParsedArguments =
-  | { ok: true; args: Record<string, unknown>; repairs: readonly RepairKind[] }
-  | { ok: false; problem: string };
+  { ok: true; args: Record<string, unknown>; repairs: readonly RepairKind[] } | { ok: false; problem: string };
 
 /**
  * Turns whatever a provider sent as tool arguments into an object: an object as is (copied without
@@ -42,14 +41,18 @@ function parseArgumentText(text: string, repair: boolean): ParsedArguments {
 function repairArguments(text: string): ParsedArguments {
   const parsed = parseJSONValue(text);
   if (!parsed) {
-    const tooLong = text.length > maxRepairLength ? ` (${text.length} characters, past the ${maxRepairLength} keelson attempts to repair)` : "";
+    const tooLong =
+      text.length > maxRepairLength
+        ? ` (${text.length} characters, past the ${maxRepairLength} keelson attempts to repair)`
+        : "";
     return { ok: false, problem: `the arguments are not valid JSON${tooLong}: ${preview(text)}` };
   }
   if (!isPlainObject(parsed.value)) {
     return { ok: false, problem: `the arguments must be a JSON object, got ${describe(parsed.value)}` };
   }
   // The text's depth was checked before parsing; a doubly encoded value hid its depth in a string.
-  if (parsed.repairs.includes("double-encoded") && nestsDeeperThan(parsed.value, maxNestingDepth)) return nestedTooDeep();
+  if (parsed.repairs.includes("double-encoded") && nestsDeeperThan(parsed.value, maxNestingDepth))
+    return nestedTooDeep();
   return { ok: true, args: parsed.value, repairs: parsed.repairs };
 }
 
@@ -113,7 +116,8 @@ function parseStrictly(text: string): ParsedArguments {
   } catch {
     return { ok: false, problem: `the arguments are not valid JSON: ${preview(text)}` };
   }
-  if (!isPlainObject(value)) return { ok: false, problem: `the arguments must be a JSON object, got ${describe(value)}` };
+  if (!isPlainObject(value))
+    return { ok: false, problem: `the arguments must be a JSON object, got ${describe(value)}` };
   return { ok: true, args: value, repairs: [] };
 }
 
@@ -145,7 +149,8 @@ function copyArguments(value: unknown, depth: number): unknown {
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue; // an enumerable key inherited from a polluted Object.prototype
     const member = value[key];
-    if (member === undefined || typeof member === "function" || typeof member === "symbol" || key === "__proto__") continue;
+    if (member === undefined || typeof member === "function" || typeof member === "symbol" || key === "__proto__")
+      continue;
     if (key === "constructor" && member !== null && typeof member === "object" && "prototype" in member) continue;
     const copied = copyArguments(member, depth + 1);
     if (copied === tooDeep) return tooDeep;

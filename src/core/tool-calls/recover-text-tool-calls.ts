@@ -29,13 +29,23 @@ export function recoverTextToolCalls(
   const candidates = blocks.length > 0 ? tagged : [text];
   const calls: ProviderToolCall[] = [];
   for (const candidate of candidates) {
-    calls.push(...(candidate.includes("<function=") ? fromFunctionTags(candidate, wantsText, complete) : fromJSON(candidate, complete)));
+    calls.push(
+      ...(candidate.includes("<function=")
+        ? fromFunctionTags(candidate, wantsText, complete)
+        : fromJSON(candidate, complete)),
+    );
   }
   return calls.filter((call) => isKnownTool(call.name)).slice(0, maxRecoveredCalls);
 }
 
-function fromFunctionTags(text: string, wantsText: (toolName: string, parameter: string) => boolean, complete: boolean): ProviderToolCall[] {
-  const functions = taggedBlocks(text, "<function=", "</function>", maxRecoveredCalls).filter((block) => block.closed || !complete);
+function fromFunctionTags(
+  text: string,
+  wantsText: (toolName: string, parameter: string) => boolean,
+  complete: boolean,
+): ProviderToolCall[] {
+  const functions = taggedBlocks(text, "<function=", "</function>", maxRecoveredCalls).filter(
+    (block) => block.closed || !complete,
+  );
   return functions.flatMap(({ attribute, body }) => {
     const args: Record<string, unknown> = {};
     const parameters = taggedBlocks(body, "<parameter=", "</parameter>", 256);

@@ -42,7 +42,8 @@ function dropIn(value: unknown, schema: unknown, root: Schema): unknown {
 
 /** An array item's schema: 2020-12 `prefixItems` then `items`; draft-07 `items: [...]` then `additionalItems`. */
 function itemSchema(schema: Schema, index: number): unknown {
-  if (Array.isArray(schema.prefixItems)) return index < schema.prefixItems.length ? schema.prefixItems[index] : schema.items;
+  if (Array.isArray(schema.prefixItems))
+    return index < schema.prefixItems.length ? schema.prefixItems[index] : schema.items;
   if (Array.isArray(schema.items)) return index < schema.items.length ? schema.items[index] : schema.additionalItems;
   return schema.items;
 }
@@ -64,7 +65,10 @@ const maxHops = 16;
 function pointerTarget(ref: string, root: Schema): unknown {
   if (ref !== "#" && !ref.startsWith("#/")) return undefined;
   let target: unknown = root;
-  for (const token of ref.slice(2).split("/").filter((part) => part !== "")) {
+  for (const token of ref
+    .slice(2)
+    .split("/")
+    .filter((part) => part !== "")) {
     const key = decodeURIComponent(token).replace(/~1/g, "/").replace(/~0/g, "~");
     target = Array.isArray(target) ? target[Number(key)] : isPlainObject(target) ? ownEntry(target, key) : undefined;
   }
@@ -78,13 +82,20 @@ function pointerTarget(ref: string, root: Schema): unknown {
  * undefined (nothing to drop).
  */
 function branchFor(value: unknown, schema: Schema, root: Schema): Schema | undefined {
-  if (isPlainObject(schema.properties) || isPlainObject(schema.additionalProperties) || schema.items !== undefined || schema.prefixItems !== undefined) {
+  if (
+    isPlainObject(schema.properties) ||
+    isPlainObject(schema.additionalProperties) ||
+    schema.items !== undefined ||
+    schema.prefixItems !== undefined
+  ) {
     return schema;
   }
   const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
   if (branches === undefined || value === null || typeof value !== "object") return undefined;
   const describesValue = (branch: Schema) =>
-    Array.isArray(value) ? branch.items !== undefined || branch.prefixItems !== undefined : isPlainObject(branch.properties) || isPlainObject(branch.additionalProperties);
+    Array.isArray(value)
+      ? branch.items !== undefined || branch.prefixItems !== undefined
+      : isPlainObject(branch.properties) || isPlainObject(branch.additionalProperties);
   let fitting: Schema[] = [];
   for (const branch of branches) {
     const resolved = isPlainObject(branch) ? resolveRef(branch, root) : undefined;

@@ -5,8 +5,7 @@ import { preview } from "../tool-calls/parse-tool-arguments.js";
 import { unwrapItem } from "./tool-union-schema.js";
 
 export type ToolUnionReading =
-  | { ok: true; calls: ProviderToolCall[]; repairs: RepairKind[] }
-  | { ok: false; problem: string };
+  { ok: true; calls: ProviderToolCall[]; repairs: RepairKind[] } | { ok: false; problem: string };
 
 /**
  * Reads a reply to the tool-union schema back into tool calls. Accepts the wrapped `{ item }` and
@@ -15,7 +14,8 @@ export type ToolUnionReading =
  */
 export function readToolUnion(text: string, fallbackTool: string | undefined): ToolUnionReading {
   const parsed = parseJSONValue(text);
-  if (!parsed) return { ok: false, problem: `the reply is not the JSON tool call that was asked for: ${preview(text)}` };
+  if (!parsed)
+    return { ok: false, problem: `the reply is not the JSON tool call that was asked for: ${preview(text)}` };
   const value = unwrapItem(parsed.value);
   const items = Array.isArray(value) ? value : [value];
   if (items.length === 0) return { ok: false, problem: "the reply is an empty list of tool calls" };

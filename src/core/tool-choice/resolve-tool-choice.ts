@@ -51,7 +51,12 @@ export function resolveToolChoice(
     case "none":
       return support.has("none")
         ? { rung: "native", tools: tools.slice(), toolChoice: "none", readsUnion: false, allowedTools: [] }
-        : { rung: "emulated", reason: "tool_choice 'none' is not supported: tools are not sent", readsUnion: false, allowedTools: [] };
+        : {
+            rung: "emulated",
+            reason: "tool_choice 'none' is not supported: tools are not sent",
+            readsUnion: false,
+            allowedTools: [],
+          };
     case "auto":
       if (!capabilities.supportsToolCalling) {
         throw rejected(
@@ -63,7 +68,13 @@ export function resolveToolChoice(
       }
       return support.has("auto")
         ? { rung: "native", tools: tools.slice(), toolChoice: "auto", readsUnion: false, allowedTools: tools }
-        : { rung: "emulated", reason: "tool_choice 'auto' is not supported: tools are sent without it", tools: tools.slice(), readsUnion: false, allowedTools: tools };
+        : {
+            rung: "emulated",
+            reason: "tool_choice 'auto' is not supported: tools are sent without it",
+            tools: tools.slice(),
+            readsUnion: false,
+            allowedTools: tools,
+          };
     case "required":
       if (support.has("required")) {
         return { rung: "native", tools: tools.slice(), toolChoice: "required", readsUnion: false, allowedTools: tools };
@@ -72,7 +83,13 @@ export function resolveToolChoice(
     case "single": {
       const tool = tools.find((candidate) => candidate.name === choice.toolName)!;
       if (support.has("single")) {
-        return { rung: "native", tools: tools.slice(), toolChoice: { type: "tool", name: tool.name }, readsUnion: false, allowedTools: [tool] };
+        return {
+          rung: "native",
+          tools: tools.slice(),
+          toolChoice: { type: "tool", name: tool.name },
+          readsUnion: false,
+          allowedTools: [tool],
+        };
       }
       if (support.has("required")) {
         return {
@@ -125,7 +142,12 @@ function unionFallback(
   };
 }
 
-function rejected(capabilities: ToolChoiceCapabilities, mode: string, detail: string, advice: string): UnsupportedFeatureError {
+function rejected(
+  capabilities: ToolChoiceCapabilities,
+  mode: string,
+  detail: string,
+  advice: string,
+): UnsupportedFeatureError {
   return new UnsupportedFeatureError(
     `${capabilities.providerId} ${capabilities.modelId} does not support tool_choice '${mode}' ${detail}. ${advice}`,
     { feature: `tool_choice:${mode}`, providerId: capabilities.providerId, modelId: capabilities.modelId },

@@ -5,9 +5,7 @@ export type ToolChoiceMode = "auto" | "none" | "required" | "single";
 
 export const allToolChoiceModes: readonly ToolChoiceMode[] = ["auto", "none", "required", "single"];
 
-export type NormalizedToolChoice =
-  | { mode: "auto" | "none" | "required" }
-  | { mode: "single"; toolName: string };
+export type NormalizedToolChoice = { mode: "auto" | "none" | "required" } | { mode: "single"; toolName: string };
 
 export function normalizeToolChoice(choice: ToolChoice | undefined): NormalizedToolChoice {
   if (choice === undefined || choice === "auto") return { mode: "auto" };

@@ -76,7 +76,6 @@ function wrapped(item: unknown, $defs: unknown, definitions: unknown): JSONSchem
   };
 }
 
-
 /** A reply to a wrapped schema, unwrapped: `{ item: x }` alone is `x`; anything else is itself (a bare reply is accepted too). */
 export function unwrapItem(value: unknown): unknown {
   return isPlainObject(value) && Object.keys(value).length === 1 && unionWrapKey in value ? value[unionWrapKey] : value;
@@ -100,7 +99,11 @@ function toolVariant(tool: UnionTool, strict: boolean): JSONSchema {
  * as MCP servers describe a tool without arguments): strict mode demands a closed object there.
  */
 function takesNothing(parameters: JSONSchema): boolean {
-  return parameters.properties === undefined && parameters.type === "object" && !isPlainObject(parameters.additionalProperties);
+  return (
+    parameters.properties === undefined &&
+    parameters.type === "object" &&
+    !isPlainObject(parameters.additionalProperties)
+  );
 }
 
 function cacheKey(tools: readonly UnionTool[], options: ToolUnionSchemaOptions): string {

@@ -100,10 +100,19 @@ export interface AdapterConformanceOptions<S extends ReplayServer = ReplayServer
    * recordings of `create` and of `createStream` are often different conversations.
    */
   scenarios: {
-    text?: { name: string; reply: ConformanceReply; expected: { text: string; usage?: Partial<Usage>; finishReason?: FinishReason } }[];
+    text?: {
+      name: string;
+      reply: ConformanceReply;
+      expected: { text: string; usage?: Partial<Usage>; finishReason?: FinishReason };
+    }[];
     toolCall?: { name: string; reply: ConformanceReply; tools: ToolDefinition[]; expected: ExpectedToolCall }[];
     /** Each case is one reply with several tool calls (recordings of create and stream often differ). */
-    parallelToolCalls?: { name: string; reply: ConformanceReply; tools: ToolDefinition[]; expected: ExpectedToolCall[] }[];
+    parallelToolCalls?: {
+      name: string;
+      reply: ConformanceReply;
+      tools: ToolDefinition[];
+      expected: ExpectedToolCall[];
+    }[];
     /** A stream whose one tool call's arguments arrive in several deltas. */
     streamedToolCallArgs?: { reply: ReplayResponse; tools: ToolDefinition[]; expected: ExpectedToolCall };
     finishReasons?: { name: string; reply: ConformanceReply; tools?: ToolDefinition[]; expected: FinishReason }[];

@@ -54,7 +54,10 @@ export function assertToolCalls(output: ChatModelOutput, expected: readonly Expe
     expected.map((call) => ({ name: call.name, args: call.args })),
   );
   const ids = output.toolCalls.map((call) => call.id);
-  assert.ok(ids.every((id) => typeof id === "string" && id.length > 0), "every tool call has an id");
+  assert.ok(
+    ids.every((id) => typeof id === "string" && id.length > 0),
+    "every tool call has an id",
+  );
   assert.equal(new Set(ids).size, ids.length, `each tool call has its own id, got ${JSON.stringify(ids)}`);
 }
 

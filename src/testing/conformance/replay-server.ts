@@ -73,7 +73,13 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
-      requests.push({ method: incoming.method ?? "", url: incoming.url ?? "", headers: incoming.headers, body, json: parseJSON(body) });
+      requests.push({
+        method: incoming.method ?? "",
+        url: incoming.url ?? "",
+        headers: incoming.headers,
+        body,
+        json: parseJSON(body),
+      });
       const step = steps.length > 1 ? steps.shift()! : steps[0]!;
       if (step === "drop") drop(response);
       else if (step !== "hold") void reply(response, step);
@@ -85,7 +91,10 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
     connections.add(connection);
     connection.on("close", () => connections.delete(connection));
   };
-  const server = protocol === "http2" ? createHttp2Server(onRequest).on("session", track) : createServer(onRequest).on("connection", track);
+  const server =
+    protocol === "http2"
+      ? createHttp2Server(onRequest).on("session", track)
+      : createServer(onRequest).on("connection", track);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -53,12 +53,16 @@ import type { ReplayServer } from "./replay-server.js";
  * });
  * ```
  */
-export function runAdapterConformance<S extends ReplayServer = ReplayServer>(test: ConformanceTestAPI, options: AdapterConformanceOptions<S>): void {
+export function runAdapterConformance<S extends ReplayServer = ReplayServer>(
+  test: ConformanceTestAPI,
+  options: AdapterConformanceOptions<S>,
+): void {
   const skip = checkSkips(options);
   test.describe(options.name, () => {
     for (const mode of options.modes ?? ["create", "stream"]) {
       test.describe(mode === "create" ? "create" : "createStream", () => {
-        const report = (id: ConformanceCaseId, why: string) => reportSkipped(test, `${conformanceCases[id]} — skipped: ${skip[id] ?? why}`);
+        const report = (id: ConformanceCaseId, why: string) =>
+          reportSkipped(test, `${conformanceCases[id]} — skipped: ${skip[id] ?? why}`);
         const reported = new Set<ConformanceCaseId>();
         const define: CaseDefiner = {
           it: (id, name, body) => {
@@ -79,7 +83,9 @@ export function runAdapterConformance<S extends ReplayServer = ReplayServer>(tes
 }
 
 /** The adapter's skips, checked: known ids, a reason each, and no recordings given for them. */
-function checkSkips<S extends ReplayServer>(options: AdapterConformanceOptions<S>): Partial<Record<ConformanceCaseId, string>> {
+function checkSkips<S extends ReplayServer>(
+  options: AdapterConformanceOptions<S>,
+): Partial<Record<ConformanceCaseId, string>> {
   const skip = options.skip ?? {};
   const { scenarios } = options;
   const recorded: Partial<Record<ConformanceCaseId, boolean>> = {
@@ -92,13 +98,19 @@ function checkSkips<S extends ReplayServer>(options: AdapterConformanceOptions<S
   };
   for (const [id, reason] of Object.entries(skip)) {
     if (!(id in conformanceCases)) {
-      throw new TypeError(`runAdapterConformance: unknown case '${id}' in skip; the cases are ${Object.keys(conformanceCases).join(", ")}.`);
+      throw new TypeError(
+        `runAdapterConformance: unknown case '${id}' in skip; the cases are ${Object.keys(conformanceCases).join(", ")}.`,
+      );
     }
     if (typeof reason !== "string" || reason.trim() === "") {
-      throw new TypeError(`runAdapterConformance: skip['${id}'] needs a reason (a non-empty string) saying why the adapter cannot have it.`);
+      throw new TypeError(
+        `runAdapterConformance: skip['${id}'] needs a reason (a non-empty string) saying why the adapter cannot have it.`,
+      );
     }
     if (recorded[id as ConformanceCaseId]) {
-      throw new TypeError(`runAdapterConformance: '${id}' is skipped but has recordings in scenarios; drop one or the other.`);
+      throw new TypeError(
+        `runAdapterConformance: '${id}' is skipped but has recordings in scenarios; drop one or the other.`,
+      );
     }
   }
   if (skip["tool-call-ids"] === undefined) {

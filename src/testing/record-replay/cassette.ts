@@ -59,7 +59,9 @@ export interface Cassette {
 /** The cassette at `path` (a file path, not a URL), as RecordingChatModel wrote it; throws when there is none yet. */
 export function readCassette(path: string): Cassette {
   if (!existsSync(path)) {
-    throw new Error(`No cassette at ${path}: record one first with RecordingChatModel (run the test once against a real provider).`);
+    throw new Error(
+      `No cassette at ${path}: record one first with RecordingChatModel (run the test once against a real provider).`,
+    );
   }
   const cassette = JSON.parse(readFileSync(path, "utf8")) as Cassette;
   if (cassette.version !== 1 || !Array.isArray(cassette.interactions)) {
@@ -84,19 +86,23 @@ const secretPatterns: RegExp[] = [
 ];
 
 /** Member names whose string value is a credential (`{ "api-key": "…" }`, a header object). */
-const credentialMember = /^(?:x-)?(?:api[-_]?key|authorization|x-amz-security-token|aws_secret_access_key|secret_?access_?key|session_?token)$/i;
+const credentialMember =
+  /^(?:x-)?(?:api[-_]?key|authorization|x-amz-security-token|aws_secret_access_key|secret_?access_?key|session_?token)$/i;
 
 /** A copy with every string scrubbed of credential-shaped text. */
 export function redactSecrets<T>(value: T, extraSecrets: readonly string[] = []): T {
   return JSON.parse(JSON.stringify(value), (key, member: unknown) => {
     if (typeof member !== "string") return member;
     // The value of a credential member, kept only its scheme (`Bearer [REDACTED]`).
-    if (credentialMember.test(key) && member.length >= 6) return member.replace(/^((?:Basic|Bearer|Token)\s+)?.*$/is, "$1[REDACTED]");
+    if (credentialMember.test(key) && member.length >= 6)
+      return member.replace(/^((?:Basic|Bearer|Token)\s+)?.*$/is, "$1[REDACTED]");
     let text = member;
     for (const secret of extraSecrets) if (secret) text = text.split(secret).join("[REDACTED]");
     for (const pattern of secretPatterns) {
       text = text.replace(pattern, (match, separator?: string) =>
-        typeof separator === "string" && !match.startsWith("sk-") ? match.slice(0, match.indexOf(separator) + separator.length) + "[REDACTED]" : "[REDACTED]",
+        typeof separator === "string" && !match.startsWith("sk-")
+          ? match.slice(0, match.indexOf(separator) + separator.length) + "[REDACTED]"
+          : "[REDACTED]",
       );
     }
     return text;

@@ -21,7 +21,9 @@ function numberToolCallIds(input: { messages?: unknown }): unknown {
   const messages = input.messages.map((message: { role?: string; content?: unknown; toolCallId?: unknown }) => {
     if (message.role === "tool") return { ...message, toolCallId: numbered(message.toolCallId) };
     if (message.role === "assistant" && Array.isArray(message.content)) {
-      const content = message.content.map((part: { type?: string; id?: unknown }) => (part.type === "tool-call" ? { ...part, id: numbered(part.id) } : part));
+      const content = message.content.map((part: { type?: string; id?: unknown }) =>
+        part.type === "tool-call" ? { ...part, id: numbered(part.id) } : part,
+      );
       return { ...message, content };
     }
     return message;
@@ -47,10 +49,13 @@ export function lineDiff(recorded: string, actual: string, context = 2): string 
       lines.push({ mark: " ", text: a[i]! });
       i++;
       j++;
-    } else if (j < b.length && (i >= a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) lines.push({ mark: "+", text: b[j++]! });
+    } else if (j < b.length && (i >= a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!))
+      lines.push({ mark: "+", text: b[j++]! });
     else lines.push({ mark: "-", text: a[i++]! });
   }
-  const keep = lines.map((line, index) => lines.slice(Math.max(0, index - context), index + context + 1).some((near) => near.mark !== " "));
+  const keep = lines.map((line, index) =>
+    lines.slice(Math.max(0, index - context), index + context + 1).some((near) => near.mark !== " "),
+  );
   return lines
     .filter((_line, index) => keep[index])
     .map((line) => `${line.mark} ${line.text}`)

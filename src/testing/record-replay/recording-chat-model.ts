@@ -32,7 +32,8 @@ export class RecordingChatModel extends ChatModel {
     const { cassette, secrets = [], ...rest } = options;
     // The wrapped model's settings (default parameters, parallel calls, repair, retries) unless overridden.
     super(inner.modelId, { ...optionsOf(settingsOf(inner)), retry: { ...inner.retry }, ...rest }, profileOf(inner));
-    if (typeof cassette !== "string" || cassette === "") throw new TypeError("RecordingChatModel needs { cassette: <file path> }.");
+    if (typeof cassette !== "string" || cassette === "")
+      throw new TypeError("RecordingChatModel needs { cassette: <file path> }.");
     this.providerId = inner.providerId;
     this.inner = inner;
     this.cassettePath = cassette;

@@ -35,13 +35,21 @@ export class ReplayChatModel extends ChatModel {
   constructor(cassette: string | Cassette, options: ReplayChatModelOptions = {}) {
     const loaded = typeof cassette === "string" ? readCassette(cassette) : cassette;
     const { secrets = [], ...rest } = options;
-    const retry = { initialDelayMs: 0, maxDelayMs: 0, ...(loaded.settings ? { maxRetries: loaded.settings.maxRetries } : {}) };
+    const retry = {
+      initialDelayMs: 0,
+      maxDelayMs: 0,
+      ...(loaded.settings ? { maxRetries: loaded.settings.maxRetries } : {}),
+    };
     // The recorded model's settings, so the replay sends the same inputs and accepts the same replies.
     super(loaded.modelId, { ...optionsOf(loaded.settings), retry, ...rest }, loaded.profile);
     this.providerId = loaded.providerId;
     this.secrets = secrets;
     this.source = typeof cassette === "string" ? cassette : "the cassette";
-    this.interactions = loaded.interactions.map((interaction) => ({ canonical: canonicalInput(interaction.input), interaction, used: false }));
+    this.interactions = loaded.interactions.map((interaction) => ({
+      canonical: canonicalInput(interaction.input),
+      interaction,
+      used: false,
+    }));
   }
 
   protected override async _create(input: ProviderInput): Promise<ProviderOutput> {
@@ -76,7 +84,9 @@ export class ReplayChatModel extends ChatModel {
     }, undefined);
     throw new Error(
       `ReplayChatModel: ${this.source} has no recording of this provider input (${this.interactions.length} recorded). ` +
-        (nearest ? `Diff against the nearest recorded input (- recorded, + actual):\n${lineDiff(nearest.canonical, canonical)}` : "The cassette is empty.") +
+        (nearest
+          ? `Diff against the nearest recorded input (- recorded, + actual):\n${lineDiff(nearest.canonical, canonical)}`
+          : "The cassette is empty.") +
         "\nRecord the cassette again with RecordingChatModel if the agent's requests changed on purpose.",
     );
   }
@@ -103,7 +113,12 @@ function chunksFromOutput(output: ProviderOutput): ChatModelChunk[] {
     const argsDelta = typeof call.args === "string" ? call.args : JSON.stringify(call.args);
     chunks.push({ type: "tool-call-delta", index, name: call.name, argsDelta, ...(call.id ? { id: call.id } : {}) });
   });
-  chunks.push({ type: "finish", finishReason: output.finishReason ?? "stop", ...(output.usage ? { usage: output.usage } : {}), ...(output.raw !== undefined ? { raw: output.raw } : {}) });
+  chunks.push({
+    type: "finish",
+    finishReason: output.finishReason ?? "stop",
+    ...(output.usage ? { usage: output.usage } : {}),
+    ...(output.raw !== undefined ? { raw: output.raw } : {}),
+  });
   return chunks;
 }
 

@@ -7,14 +7,22 @@ import { startLoopbackServer } from "../../support/loopback-server.js";
 /** An Azure model's two entry points, each to the output. */
 export const azureModes = [
   { mode: "create", run: (subject: AzureOpenAIChatModel, input: ChatModelInput) => subject.create(input) },
-  { mode: "createStream", run: (subject: AzureOpenAIChatModel, input: ChatModelInput) => subject.createStream(input).final() },
-] as const satisfies readonly { mode: string; run: (subject: AzureOpenAIChatModel, input: ChatModelInput) => Promise<ChatModelOutput> }[];
+  {
+    mode: "createStream",
+    run: (subject: AzureOpenAIChatModel, input: ChatModelInput) => subject.createStream(input).final(),
+  },
+] as const satisfies readonly {
+  mode: string;
+  run: (subject: AzureOpenAIChatModel, input: ChatModelInput) => Promise<ChatModelOutput>;
+}[];
 
 /**
  * A fresh loopback server for each test of the file that calls it (set up by `prepare`, e.g. with
  * its answer), closed after it with the environment the test stubbed; the handle reaches the current one.
  */
-export function useAzureServer(prepare: (server: LoopbackServer) => void = () => undefined): { readonly server: LoopbackServer } {
+export function useAzureServer(prepare: (server: LoopbackServer) => void = () => undefined): {
+  readonly server: LoopbackServer;
+} {
   let current: LoopbackServer | undefined;
   beforeEach(async () => {
     current = await startLoopbackServer();

@@ -9,28 +9,78 @@ import type { AdapterConformanceOptions } from "../../../src/testing/index.js";
 import { runAdapterConformance } from "../../../src/testing/index.js";
 import type { LoopbackServer } from "../../support/loopback-server.js";
 import { sendJSON, startLoopbackServer } from "../../support/loopback-server.js";
-import { answerWithText, jsonResponse, openAITextReply, readOpenAIRequest, readOwnOpenAIFixture, ssePayloads, sseResponse } from "../../support/openai-wire.js";
+import {
+  answerWithText,
+  jsonResponse,
+  openAITextReply,
+  readOpenAIRequest,
+  readOwnOpenAIFixture,
+  ssePayloads,
+  sseResponse,
+} from "../../support/openai-wire.js";
 import { hasSharedFixtures, missingFixturesMessage, readFixture } from "../../support/shared-fixtures.js";
 import { azureModes } from "./azure-harness.js";
 
 const apiKey = "sk-test-SENTINEL-123";
 const apiVersion = "2024-12-01-preview";
 const user = [{ role: "user" as const, content: "What is the capital of France?" }];
-const ownAzure = (name: string) => readFileSync(join(dirname(fileURLToPath(import.meta.url)), "__fixtures__", name), "utf8");
-const weather = { name: "get_weather", inputSchema: { type: "object", properties: { city: { type: "string" }, unit: { type: "string" } }, required: ["city"] } };
+const ownAzure = (name: string) =>
+  readFileSync(join(dirname(fileURLToPath(import.meta.url)), "__fixtures__", name), "utf8");
+const weather = {
+  name: "get_weather",
+  inputSchema: {
+    type: "object",
+    properties: { city: { type: "string" }, unit: { type: "string" } },
+    required: ["city"],
+  },
+};
 
 /** Azure's recorded stream payloads (no SSE framing was recorded), framed as the service sends them. */
-const recordedStream = () => sseResponse(ssePayloads(readFixture("azure-openai/chat-stream-text-content-filter.chunks.ndjson").trim().split("\n")));
+const recordedStream = () =>
+  sseResponse(
+    ssePayloads(readFixture("azure-openai/chat-stream-text-content-filter.chunks.ndjson").trim().split("\n")),
+  );
 const filteredStream = ssePayloads([
-  JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "gpt-4o", choices: [{ index: 0, delta: { role: "assistant", content: "Once" }, finish_reason: null, content_filter_results: {} }] }),
-  JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "gpt-4o", choices: [{ index: 0, delta: {}, finish_reason: "content_filter", content_filter_results: { sexual: { filtered: true, severity: "medium" } } }] }),
+  JSON.stringify({
+    id: "c",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "gpt-4o",
+    choices: [
+      { index: 0, delta: { role: "assistant", content: "Once" }, finish_reason: null, content_filter_results: {} },
+    ],
+  }),
+  JSON.stringify({
+    id: "c",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "gpt-4o",
+    choices: [
+      {
+        index: 0,
+        delta: {},
+        finish_reason: "content_filter",
+        content_filter_results: { sexual: { filtered: true, severity: "medium" } },
+      },
+    ],
+  }),
 ]);
 
 const common: Omit<AdapterConformanceOptions, "name" | "scenarios"> = {
-  createModel: (baseURL, options) => new AzureOpenAIChatModel("gpt-4o", { endpoint: baseURL, apiKey, apiVersion, ...options }),
+  createModel: (baseURL, options) =>
+    new AzureOpenAIChatModel("gpt-4o", { endpoint: baseURL, apiKey, apiVersion, ...options }),
   textReply: openAITextReply,
   readRequest: readOpenAIRequest,
-  retryableError: jsonResponse({ error: { code: "429", message: "Requests to the ChatCompletions_Create Operation have exceeded call rate limit." } }, 429, { "retry-after": "0" }),
+  retryableError: jsonResponse(
+    {
+      error: {
+        code: "429",
+        message: "Requests to the ChatCompletions_Create Operation have exceeded call rate limit.",
+      },
+    },
+    429,
+    { "retry-after": "0" },
+  ),
 };
 
 runAdapterConformance(
@@ -39,13 +89,35 @@ runAdapterConformance(
     ...common,
     name: "AzureOpenAIChatModel conformance (own fixtures)",
     scenarios: {
-      toolCall: [{ name: "get_weather", reply: { create: jsonResponse(readOwnOpenAIFixture("chat-one-tool-call.json")) }, tools: [weather], expected: { name: "get_weather", args: { city: "Boston", unit: "f" }, id: "call_own_one" } }],
-      streamedToolCallArgs: { reply: sseResponse(readOwnOpenAIFixture("chat-tool-call-split.sse")), tools: [weather], expected: { name: "get_weather", args: { city: "Paris", unit: "c" }, id: "call_own_split" } },
+      toolCall: [
+        {
+          name: "get_weather",
+          reply: { create: jsonResponse(readOwnOpenAIFixture("chat-one-tool-call.json")) },
+          tools: [weather],
+          expected: { name: "get_weather", args: { city: "Boston", unit: "f" }, id: "call_own_one" },
+        },
+      ],
+      streamedToolCallArgs: {
+        reply: sseResponse(readOwnOpenAIFixture("chat-tool-call-split.sse")),
+        tools: [weather],
+        expected: { name: "get_weather", args: { city: "Paris", unit: "c" }, id: "call_own_split" },
+      },
       finishReasons: [
-        { name: "content_filter", reply: { create: jsonResponse(ownAzure("chat-content-filter-finish.json")), stream: sseResponse(filteredStream) }, expected: "content-filter" },
+        {
+          name: "content_filter",
+          reply: {
+            create: jsonResponse(ownAzure("chat-content-filter-finish.json")),
+            stream: sseResponse(filteredStream),
+          },
+          expected: "content-filter",
+        },
       ],
       errors: [
-        { name: "404 DeploymentNotFound", reply: jsonResponse(ownAzure("error-404-deployment-not-found.json"), 404), expected: { statusCode: 404, reason: "not-found", isRetryable: false, code: "DeploymentNotFound" } },
+        {
+          name: "404 DeploymentNotFound",
+          reply: jsonResponse(ownAzure("error-404-deployment-not-found.json"), 404),
+          expected: { statusCode: 404, reason: "not-found", isRetryable: false, code: "DeploymentNotFound" },
+        },
       ],
     },
   },
@@ -63,18 +135,27 @@ describe.skipIf(!hasSharedFixtures)(hasSharedFixtures ? "recorded fixtures" : mi
           {
             name: "content_filter_results annotations",
             reply: { create: jsonResponse(readFixture("azure-openai/chat-text-nonstream-content-filter.json")) },
-            expected: { text: "The capital of France is **Paris**.", usage: { inputTokens: 14, outputTokens: 9, totalTokens: 23 } },
+            expected: {
+              text: "The capital of France is **Paris**.",
+              usage: { inputTokens: 14, outputTokens: 9, totalTokens: 23 },
+            },
           },
           {
             name: "prompt_filter_results chunk first",
             reply: { stream: recordedStream() },
-            expected: { text: "Capital of Denmark.", usage: { inputTokens: 15, outputTokens: 78, totalTokens: 93, reasoningTokens: 64 } },
+            expected: {
+              text: "Capital of Denmark.",
+              usage: { inputTokens: 15, outputTokens: 78, totalTokens: 93, reasoningTokens: 64 },
+            },
           },
         ],
         errors: [
           {
             name: "400 content_filter",
-            reply: jsonResponse(readFixture("azure-openai/chat-error-400-content-filter.issue-openai-dotnet-55.json"), 400),
+            reply: jsonResponse(
+              readFixture("azure-openai/chat-error-400-content-filter.issue-openai-dotnet-55.json"),
+              400,
+            ),
             expected: { statusCode: 400, reason: "content-policy", isRetryable: false, code: "content_filter" },
           },
         ],
@@ -106,7 +187,8 @@ describe("AzureOpenAIChatModel", () => {
   describe.each(modes)("$mode", ({ run }) => {
     it("should post to the deployment path with the api-version and the api-key header", async () => {
       server.handle((request, response) => {
-        if (!(request.json as { stream?: boolean }).stream) return sendJSON(response, 200, readOwnOpenAIFixture("chat-one-tool-call.json"));
+        if (!(request.json as { stream?: boolean }).stream)
+          return sendJSON(response, 200, readOwnOpenAIFixture("chat-one-tool-call.json"));
         response.writeHead(200, { "content-type": "text/event-stream" });
         response.end(readOwnOpenAIFixture("chat-tool-call-split.sse"));
       });
@@ -120,9 +202,16 @@ describe("AzureOpenAIChatModel", () => {
 
     it("should say that Azure wants the deployment name on a 404 DeploymentNotFound", async () => {
       server.handle((_request, response) => sendJSON(response, 404, ownAzure("error-404-deployment-not-found.json")));
-      const error = await run(model({ retry: { maxRetries: 2 } }), { messages: user }).catch((caught: unknown) => caught);
+      const error = await run(model({ retry: { maxRetries: 2 } }), { messages: user }).catch(
+        (caught: unknown) => caught,
+      );
       expect(ProviderError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ providerId: "azure-openai", statusCode: 404, reason: "not-found", isRetryable: false });
+      expect(error).toMatchObject({
+        providerId: "azure-openai",
+        statusCode: 404,
+        reason: "not-found",
+        isRetryable: false,
+      });
       expect((error as Error).message).toMatch(/deployment name, not the model name/);
       expect((error as Error).message).toContain("'my-gpt4o'");
       expect(server.requests).toHaveLength(1);
@@ -130,7 +219,8 @@ describe("AzureOpenAIChatModel", () => {
 
     it("should end a filtered completion with content-filter and keep the filter results in raw", async () => {
       server.handle((request, response) => {
-        if (!(request.json as { stream?: boolean }).stream) return sendJSON(response, 200, ownAzure("chat-content-filter-finish.json"));
+        if (!(request.json as { stream?: boolean }).stream)
+          return sendJSON(response, 200, ownAzure("chat-content-filter-finish.json"));
         response.writeHead(200, { "content-type": "text/event-stream" });
         response.end(filteredStream);
       });
@@ -141,7 +231,11 @@ describe("AzureOpenAIChatModel", () => {
 
     it("should send an Entra ID bearer token instead of an api-key", async () => {
       answerText("ok");
-      const subject = new AzureOpenAIChatModel("my-gpt4o", { endpoint: server.url, apiVersion, azureADTokenProvider: async () => "entra-token-1" });
+      const subject = new AzureOpenAIChatModel("my-gpt4o", {
+        endpoint: server.url,
+        apiVersion,
+        azureADTokenProvider: async () => "entra-token-1",
+      });
       await run(subject, { messages: user });
       expect(server.requests[0]!.headers.authorization).toBe("Bearer entra-token-1");
       expect(server.requests[0]!.headers["api-key"]).toBeUndefined();
@@ -150,11 +244,22 @@ describe("AzureOpenAIChatModel", () => {
 
   describe.skipIf(!hasSharedFixtures)(hasSharedFixtures ? "recorded fixtures" : missingFixturesMessage, () => {
     it("should keep content_filter_results and prompt_filter_results in raw", async () => {
-      server.handle((_request, response) => sendJSON(response, 200, readFixture("azure-openai/chat-text-nonstream-content-filter.json")));
+      server.handle((_request, response) =>
+        sendJSON(response, 200, readFixture("azure-openai/chat-text-nonstream-content-filter.json")),
+      );
       const output = await model().create({ messages: user });
-      const raw = output.raw as { prompt_filter_results: unknown[]; choices: { content_filter_results: Record<string, unknown> }[] };
-      expect(raw.prompt_filter_results[0]).toMatchObject({ prompt_index: 0, content_filter_results: { jailbreak: { detected: false, filtered: false } } });
-      expect(raw.choices[0]!.content_filter_results.protected_material_code).toEqual({ detected: false, filtered: false });
+      const raw = output.raw as {
+        prompt_filter_results: unknown[];
+        choices: { content_filter_results: Record<string, unknown> }[];
+      };
+      expect(raw.prompt_filter_results[0]).toMatchObject({
+        prompt_index: 0,
+        content_filter_results: { jailbreak: { detected: false, filtered: false } },
+      });
+      expect(raw.choices[0]!.content_filter_results.protected_material_code).toEqual({
+        detected: false,
+        filtered: false,
+      });
       expect(output.finishReason).toBe("stop");
     });
 
@@ -164,12 +269,19 @@ describe("AzureOpenAIChatModel", () => {
         response.end(recordedStream().body as string);
       });
       const output = await model().createStream({ messages: user }).final();
-      expect((output.raw as { id: string; prompt_filter_results?: unknown[] }[])[0]).toMatchObject({ id: "", prompt_filter_results: [{ prompt_index: 0 }] });
+      expect((output.raw as { id: string; prompt_filter_results?: unknown[] }[])[0]).toMatchObject({
+        id: "",
+        prompt_filter_results: [{ prompt_index: 0 }],
+      });
     });
 
     it("should not retry a 400 content_filter", async () => {
-      server.handle((_request, response) => sendJSON(response, 400, readFixture("azure-openai/chat-error-400-content-filter.issue-openai-dotnet-55.json")));
-      const error = await model({ retry: { maxRetries: 3, initialDelayMs: 1 } }).create({ messages: user }).catch((caught: unknown) => caught);
+      server.handle((_request, response) =>
+        sendJSON(response, 400, readFixture("azure-openai/chat-error-400-content-filter.issue-openai-dotnet-55.json")),
+      );
+      const error = await model({ retry: { maxRetries: 3, initialDelayMs: 1 } })
+        .create({ messages: user })
+        .catch((caught: unknown) => caught);
       expect(error).toMatchObject({ reason: "content-policy", isRetryable: false, statusCode: 400 });
       expect(server.requests).toHaveLength(1);
     });
@@ -198,7 +310,9 @@ describe("AzureOpenAIChatModel", () => {
     answerText("ok");
     vi.stubEnv("OPENAI_API_VERSION", "");
     await new AzureOpenAIChatModel("dep", { endpoint: server.url, apiKey }).create({ messages: user });
-    expect(server.requests[0]!.url).toBe(`/openai/deployments/dep/chat/completions?api-version=${defaultAzureAPIVersion}`);
+    expect(server.requests[0]!.url).toBe(
+      `/openai/deployments/dep/chat/completions?api-version=${defaultAzureAPIVersion}`,
+    );
   });
 
   it("should throw a TypeError naming AZURE_OPENAI_ENDPOINT when no endpoint is set", () => {

@@ -14,14 +14,21 @@ function hangingProvider(): { provider: () => Promise<string>; called: Promise<v
   return { provider: () => (markCalled(), new Promise<string>(() => undefined)), called };
 }
 
-
 function model(azureADTokenProvider: () => Promise<string>): AzureOpenAIChatModel {
-  return new AzureOpenAIChatModel("my-gpt4o", { endpoint: azure.server.url, apiVersion, azureADTokenProvider, retry: { maxRetries: 2, initialDelayMs: 1 } });
+  return new AzureOpenAIChatModel("my-gpt4o", {
+    endpoint: azure.server.url,
+    apiVersion,
+    azureADTokenProvider,
+    retry: { maxRetries: 2, initialDelayMs: 1 },
+  });
 }
 
 /** Settles with what the call ended with, or "still pending" after `ms`. */
 function within(ms: number, call: Promise<unknown>): Promise<unknown> {
-  return Promise.race([call.catch((caught: unknown) => caught), new Promise((resolve) => setTimeout(() => resolve("still pending"), ms))]);
+  return Promise.race([
+    call.catch((caught: unknown) => caught),
+    new Promise((resolve) => setTimeout(() => resolve("still pending"), ms)),
+  ]);
 }
 
 const azure = useAzureServer((server) => answerWithText(server, "Paris"));
@@ -62,7 +69,12 @@ describe("AzureOpenAIChatModel", () => {
       const provider = vi.fn(() => Promise.reject(failure));
       const error = await run(model(provider), { messages: user }).catch((caught: unknown) => caught);
       expect(ProviderError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ providerId: "azure-openai", modelId: "my-gpt4o", reason: "authentication", isRetryable: false });
+      expect(error).toMatchObject({
+        providerId: "azure-openai",
+        modelId: "my-gpt4o",
+        reason: "authentication",
+        isRetryable: false,
+      });
       expect((error as Error).message).toContain("DefaultAzureCredential failed");
       expect((error as Error).message).not.toContain("'apiKey' function");
       expect((error as Error).cause).toBe(failure);
@@ -71,7 +83,10 @@ describe("AzureOpenAIChatModel", () => {
     });
 
     it("should raise a ProviderError for authentication when the token provider returns no token", async () => {
-      const error = await run(model(async () => ""), { messages: user }).catch((caught: unknown) => caught);
+      const error = await run(
+        model(async () => ""),
+        { messages: user },
+      ).catch((caught: unknown) => caught);
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ providerId: "azure-openai", reason: "authentication", isRetryable: false });
       expect(azure.server.requests).toHaveLength(0);

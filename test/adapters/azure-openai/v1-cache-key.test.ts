@@ -13,8 +13,16 @@ describe("AzureOpenAIChatModel on the v1 GA endpoint", () => {
     const cache = new MemoryCache();
     const endpoint = `${azure.server.url}/openai/v1`;
     await new AzureOpenAIChatModel("my-gpt4o", { endpoint, apiKey: "k", cache }).create({ messages: user });
-    const preview = await new AzureOpenAIChatModel("my-gpt4o", { endpoint, apiKey: "k", apiVersion: "preview", cache }).create({ messages: user });
+    const preview = await new AzureOpenAIChatModel("my-gpt4o", {
+      endpoint,
+      apiKey: "k",
+      apiVersion: "preview",
+      cache,
+    }).create({ messages: user });
     expect(preview.meta.cacheHit).toBe(false);
-    expect(azure.server.requests.map((request) => request.url)).toEqual(["/openai/v1/chat/completions", "/openai/v1/chat/completions?api-version=preview"]);
+    expect(azure.server.requests.map((request) => request.url)).toEqual([
+      "/openai/v1/chat/completions",
+      "/openai/v1/chat/completions?api-version=preview",
+    ]);
   });
 });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Message, ToolDefinition } from "../../../src/index.js";
 import { MemoryCache } from "../../../src/index.js";
-import { fakeCredentials, readLocalFixture, replyFor, replyOf, useBedrockLoopback } from "../../support/bedrock-loopback.js";
+import {
+  fakeCredentials,
+  readLocalFixture,
+  replyFor,
+  replyOf,
+  useBedrockLoopback,
+} from "../../support/bedrock-loopback.js";
 import type { Reply } from "../../support/bedrock-loopback.js";
 import { callModes, runCall } from "../../support/run-modes.js";
 
@@ -82,9 +88,19 @@ describe("BedrockChatModel", () => {
         },
         { role: "tool", toolCallId: "tooluse_a", toolName: "lookup_incident", content: "auth-api outage" },
         { role: "tool", toolCallId: "tooluse_b", toolName: "page_on_call", content: "paged" },
-        { role: "user", content: [{ type: "text", text: "Summarise." }, { type: "image", image: "aGVsbG8=", mediaType: "image/png" }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Summarise." },
+            { type: "image", image: "aGVsbG8=", mediaType: "image/png" },
+          ],
+        },
       ];
-      await runCall(bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0"), { messages, tools: [lookupIncident, pageOnCall] }, mode);
+      await runCall(
+        bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0"),
+        { messages, tools: [lookupIncident, pageOnCall] },
+        mode,
+      );
 
       expect(body().system).toEqual([{ text: "You are the incident bot." }]);
       expect(body().messages).toEqual([
@@ -117,7 +133,11 @@ describe("BedrockChatModel", () => {
       ["required", "us.amazon.nova-pro-v1:0", { any: {} }],
     ] as const)("should send toolConfig with tool_choice %s on %s as %j", async (toolChoice, modelId, wire) => {
       bedrock.server.handle(replyFor(toolUseReply(), mode));
-      const { output } = await runCall(bedrock.model(modelId), { messages: ask, tools: [lookupIncident, pageOnCall], toolChoice }, mode);
+      const { output } = await runCall(
+        bedrock.model(modelId),
+        { messages: ask, tools: [lookupIncident, pageOnCall], toolChoice },
+        mode,
+      );
 
       expect(body().toolConfig).toEqual({
         tools: [
@@ -134,7 +154,9 @@ describe("BedrockChatModel", () => {
       });
       expect(output.meta.toolChoice).toBe("native");
       expect(output.finishReason).toBe("tool-calls");
-      expect(output.toolCalls).toEqual([{ type: "tool-call", id: "tooluse_lookup01", name: "lookup_incident", args: { incident_id: "INC-001" } }]);
+      expect(output.toolCalls).toEqual([
+        { type: "tool-call", id: "tooluse_lookup01", name: "lookup_incident", args: { incident_id: "INC-001" } },
+      ]);
     });
 
     it("should force a single tool with toolChoice.tool", async () => {
@@ -152,10 +174,17 @@ describe("BedrockChatModel", () => {
       bedrock.server.handle(replyFor(textReply(), mode));
       const messages: Message[] = [
         ...ask,
-        { role: "assistant", content: [{ type: "tool-call", id: "tooluse_a", name: "lookup_incident", args: { incident_id: "INC-001" } }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool-call", id: "tooluse_a", name: "lookup_incident", args: { incident_id: "INC-001" } }],
+        },
         { role: "tool", toolCallId: "tooluse_a", toolName: "lookup_incident", content: "auth-api outage" },
       ];
-      const { output } = await runCall(bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0"), { messages, tools: [lookupIncident], toolChoice: "none" }, mode);
+      const { output } = await runCall(
+        bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0"),
+        { messages, tools: [lookupIncident], toolChoice: "none" },
+        mode,
+      );
 
       expect(body()).not.toHaveProperty("toolConfig");
       expect(JSON.stringify(body().messages)).not.toMatch(/toolUse|toolResult/);
@@ -169,7 +198,9 @@ describe("BedrockChatModel", () => {
 
     it("should send no toolConfig for toolChoice none even when the support set claims none", async () => {
       bedrock.server.handle(replyFor(textReply(), mode));
-      const model = bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0", { toolChoiceSupport: ["auto", "none", "required", "single"] });
+      const model = bedrock.model("anthropic.claude-3-5-sonnet-20240620-v1:0", {
+        toolChoiceSupport: ["auto", "none", "required", "single"],
+      });
       const { output } = await runCall(model, { messages: ask, tools: [lookupIncident], toolChoice: "none" }, mode);
 
       expect(output.meta.toolChoice).toBe("native"); // the base class sent "none" with the tools
@@ -177,8 +208,14 @@ describe("BedrockChatModel", () => {
     });
 
     it("should force a call on a Llama model (auto only, no structured output) through the prompt, without toolConfig", async () => {
-      bedrock.server.handle(replyFor(textReplyOf('{"name":"lookup_incident","parameters":{"incident_id":"INC-001"}}'), mode));
-      const { output } = await runCall(bedrock.model("us.meta.llama3-3-70b-instruct-v1:0"), { messages: ask, tools: [lookupIncident], toolChoice: "required" }, mode);
+      bedrock.server.handle(
+        replyFor(textReplyOf('{"name":"lookup_incident","parameters":{"incident_id":"INC-001"}}'), mode),
+      );
+      const { output } = await runCall(
+        bedrock.model("us.meta.llama3-3-70b-instruct-v1:0"),
+        { messages: ask, tools: [lookupIncident], toolChoice: "required" },
+        mode,
+      );
 
       expect(body()).not.toHaveProperty("toolConfig");
       expect(body()).not.toHaveProperty("outputConfig");
@@ -191,8 +228,14 @@ describe("BedrockChatModel", () => {
     });
 
     it("should force a call on an open-weight model with structured output through outputConfig.textFormat", async () => {
-      bedrock.server.handle(replyFor(textReplyOf('{"item":{"name":"lookup_incident","parameters":{"incident_id":"INC-001"}}}'), mode));
-      const { output } = await runCall(bedrock.model("qwen.qwen3-32b-v1:0"), { messages: ask, tools: [lookupIncident], toolChoice: "required" }, mode);
+      bedrock.server.handle(
+        replyFor(textReplyOf('{"item":{"name":"lookup_incident","parameters":{"incident_id":"INC-001"}}}'), mode),
+      );
+      const { output } = await runCall(
+        bedrock.model("qwen.qwen3-32b-v1:0"),
+        { messages: ask, tools: [lookupIncident], toolChoice: "required" },
+        mode,
+      );
 
       expect(body()).not.toHaveProperty("toolConfig");
       const textFormat = body().outputConfig.textFormat;
@@ -228,7 +271,11 @@ describe("BedrockChatModel", () => {
 
     it("should ask for plain JSON with a system instruction (Converse has no JSON mode)", async () => {
       bedrock.server.handle(replyFor(textReplyOf('{"status":"resolved"}'), mode));
-      const { output } = await runCall(bedrock.model("us.anthropic.claude-haiku-4-5-20251001-v1:0"), { messages: ask, responseFormat: { type: "json" } }, mode);
+      const { output } = await runCall(
+        bedrock.model("us.anthropic.claude-haiku-4-5-20251001-v1:0"),
+        { messages: ask, responseFormat: { type: "json" } },
+        mode,
+      );
 
       expect(body()).not.toHaveProperty("outputConfig");
       expect(body().system).toEqual([{ text: "Answer with only a JSON value, and nothing else." }]);
@@ -252,12 +299,20 @@ describe("BedrockChatModel", () => {
 
     it("should read reasoning with its signature, text and the tool call, and keep the message whole", async () => {
       bedrock.server.handle(replyFor(replyOf(readLocalFixture("converse-reasoning-text-tool-use.json"), 4), mode));
-      const { output, chunks } = await runCall(bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0"), { messages: ask, tools: [lookupIncident] }, mode);
+      const { output, chunks } = await runCall(
+        bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0"),
+        { messages: ask, tools: [lookupIncident] },
+        mode,
+      );
 
       expect(output.reasoning).toBe("The user wants the incident; look it up first.");
       expect(output.text).toBe("Let me look that up.");
       expect(output.message.content).toEqual([
-        { type: "reasoning", text: "The user wants the incident; look it up first.", signature: "c2lnbmF0dXJlLW9mLXRoZS1yZWFzb25pbmc=" },
+        {
+          type: "reasoning",
+          text: "The user wants the incident; look it up first.",
+          signature: "c2lnbmF0dXJlLW9mLXRoZS1yZWFzb25pbmc=",
+        },
         { type: "text", text: "Let me look that up." },
         { type: "tool-call", id: "tooluse_lookup02", name: "lookup_incident", args: { incident_id: "INC-002" } },
       ]);
@@ -276,7 +331,10 @@ describe("BedrockChatModel", () => {
         {
           messages: ask,
           parameters: { maxTokens: 256, temperature: 0.2, topP: 0.9, topK: 40, stop: ["END"], seed: 7 },
-          providerOptions: { additionalModelRequestFields: { anthropic_beta: ["x"] }, requestMetadata: { team: "sre" } },
+          providerOptions: {
+            additionalModelRequestFields: { anthropic_beta: ["x"] },
+            requestMetadata: { team: "sre" },
+          },
         },
         mode,
       );

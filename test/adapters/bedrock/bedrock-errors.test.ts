@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../../src/index.js";
 import type { ProviderErrorReason } from "../../../src/index.js";
 import { encodeEvents, encodeException } from "../../support/aws-event-stream.js";
-import { fakeCredentials, readLocalFixture, replyError, replyFor, replyOf, useBedrockLoopback } from "../../support/bedrock-loopback.js";
+import {
+  fakeCredentials,
+  readLocalFixture,
+  replyError,
+  replyFor,
+  replyOf,
+  useBedrockLoopback,
+} from "../../support/bedrock-loopback.js";
 import type { AWSErrorFixture } from "../../support/bedrock-loopback.js";
 import { sendEventStream } from "../../support/loopback-http2-server.js";
 import { callModes, runCall } from "../../support/run-modes.js";
@@ -31,34 +38,53 @@ describe("BedrockChatModel", () => {
       ["model-not-ready-exception.json", "ModelNotReadyException", "server", true, 429],
       ["internal-server-exception.json", "InternalServerException", "server", true, 500],
       ["validation-exception-tool-choice-any.json", "ValidationException", "invalid-request", false, 400],
-    ] as const)("should map %s to a ProviderError by its AWS name", async (file, code, reason: ProviderErrorReason, retryable, status) => {
-      bedrock.server.handle(replyError(readLocalFixture<AWSErrorFixture>(file)));
-      const error = await runCall(bedrock.model(), { messages: ask, maxRetries: 0 }, mode).catch((caught: unknown) => caught);
+    ] as const)(
+      "should map %s to a ProviderError by its AWS name",
+      async (file, code, reason: ProviderErrorReason, retryable, status) => {
+        bedrock.server.handle(replyError(readLocalFixture<AWSErrorFixture>(file)));
+        const error = await runCall(bedrock.model(), { messages: ask, maxRetries: 0 }, mode).catch(
+          (caught: unknown) => caught,
+        );
 
-      expect(ProviderError.isInstance(error)).toBe(true);
-      const providerError = error as ProviderError;
-      expect(providerError).toMatchObject({ code, reason, isRetryable: retryable, statusCode: status, providerId: "bedrock" });
-      expect(providerError.message).toContain("us.amazon.nova-micro-v1:0");
-      expect((providerError.cause as Error).name).toBe(code);
-      expectNoSecret(error);
-      expect(bedrock.server.requests).toHaveLength(1);
-    });
+        expect(ProviderError.isInstance(error)).toBe(true);
+        const providerError = error as ProviderError;
+        expect(providerError).toMatchObject({
+          code,
+          reason,
+          isRetryable: retryable,
+          statusCode: status,
+          providerId: "bedrock",
+        });
+        expect(providerError.message).toContain("us.amazon.nova-micro-v1:0");
+        expect((providerError.cause as Error).name).toBe(code);
+        expectNoSecret(error);
+        expect(bedrock.server.requests).toHaveLength(1);
+      },
+    );
 
-    it.each(["the model", "a clone of it"])("should cut a secret the service echoes out of the error, through %s", async (which) => {
-      const denied = readLocalFixture<AWSErrorFixture>("access-denied-exception.json");
-      const echoing = { ...denied, body: { message: `The key ${fakeCredentials.secretAccessKey} may not use this model.` } };
-      bedrock.server.handle(replyError(echoing));
-      const model = bedrock.model();
-      const subject = which === "the model" ? model : model.clone();
-      const error = await runCall(subject, { messages: ask, maxRetries: 0 }, mode).catch((caught: unknown) => caught);
+    it.each(["the model", "a clone of it"])(
+      "should cut a secret the service echoes out of the error, through %s",
+      async (which) => {
+        const denied = readLocalFixture<AWSErrorFixture>("access-denied-exception.json");
+        const echoing = {
+          ...denied,
+          body: { message: `The key ${fakeCredentials.secretAccessKey} may not use this model.` },
+        };
+        bedrock.server.handle(replyError(echoing));
+        const model = bedrock.model();
+        const subject = which === "the model" ? model : model.clone();
+        const error = await runCall(subject, { messages: ask, maxRetries: 0 }, mode).catch((caught: unknown) => caught);
 
-      expect((error as ProviderError).reason).toBe("authentication");
-      expectNoSecret(error);
-    });
+        expect((error as ProviderError).reason).toBe("authentication");
+        expectNoSecret(error);
+      },
+    );
 
     it("should not retry AccessDeniedException, and keep the secret out of the error", async () => {
       bedrock.server.handle(replyError(readLocalFixture<AWSErrorFixture>("access-denied-exception.json")));
-      const error = await runCall(bedrock.model(undefined, fastRetry), { messages: ask }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(bedrock.model(undefined, fastRetry), { messages: ask }, mode).catch(
+        (caught: unknown) => caught,
+      );
 
       expect((error as ProviderError).reason).toBe("authentication");
       expect(bedrock.server.requests).toHaveLength(1);
@@ -67,7 +93,10 @@ describe("BedrockChatModel", () => {
 
     it("should honour Retry-After on a throttled reply", async () => {
       const throttled = readLocalFixture<AWSErrorFixture>("throttling-exception.json");
-      bedrock.server.handle(replyError({ ...throttled, headers: { ...throttled.headers, "retry-after": "0" } }), replyFor(textReply(), mode));
+      bedrock.server.handle(
+        replyError({ ...throttled, headers: { ...throttled.headers, "retry-after": "0" } }),
+        replyFor(textReply(), mode),
+      );
       const delays: number[] = [];
       const model = bedrock.model(undefined, { retry: { maxRetries: 1, initialDelayMs: 5_000, maxDelayMs: 5_000 } });
       model.emitter.on("retry", ({ delayMs }) => delays.push(delayMs));
@@ -78,15 +107,30 @@ describe("BedrockChatModel", () => {
     it("should learn a refused toolChoice.any and go again on the next rung", async () => {
       bedrock.server.handle(
         replyError(readLocalFixture<AWSErrorFixture>("validation-exception-tool-choice-any.json")),
-        replyFor(replyOf({
-          output: { message: { role: "assistant", content: [{ text: '{"name":"lookup_incident","parameters":{"incident_id":"INC-001"}}' }] } },
-          stopReason: "end_turn",
-          usage: { inputTokens: 5, outputTokens: 5, totalTokens: 10 },
-        }), mode),
+        replyFor(
+          replyOf({
+            output: {
+              message: {
+                role: "assistant",
+                content: [{ text: '{"name":"lookup_incident","parameters":{"incident_id":"INC-001"}}' }],
+              },
+            },
+            stopReason: "end_turn",
+            usage: { inputTokens: 5, outputTokens: 5, totalTokens: 10 },
+          }),
+          mode,
+        ),
       );
       const model = bedrock.model("mistral.mistral-large-2407-v1:0");
-      const tool = { name: "lookup_incident", inputSchema: { type: "object", properties: { incident_id: { type: "string" } }, required: ["incident_id"] } };
-      const { output } = await runCall(model, { messages: ask, tools: [tool], toolChoice: "required", maxRetries: 0 }, mode);
+      const tool = {
+        name: "lookup_incident",
+        inputSchema: { type: "object", properties: { incident_id: { type: "string" } }, required: ["incident_id"] },
+      };
+      const { output } = await runCall(
+        model,
+        { messages: ask, tools: [tool], toolChoice: "required", maxRetries: 0 },
+        mode,
+      );
 
       expect(bedrock.server.requests).toHaveLength(2);
       expect(bedrock.server.requests[0]!.json.toolConfig.toolChoice).toEqual({ any: {} });
@@ -113,7 +157,10 @@ describe("BedrockChatModel", () => {
       { messageStart: { role: "assistant" } },
       { contentBlockDelta: { contentBlockIndex: 0, delta: { text: "INC-001 is" } } },
     ]);
-    const body = Buffer.concat([events, encodeException("ThrottlingException", "Too many tokens, please wait before trying again.")]);
+    const body = Buffer.concat([
+      events,
+      encodeException("ThrottlingException", "Too many tokens, please wait before trying again."),
+    ]);
     bedrock.server.handle((_request, response) => sendEventStream(response, body));
     const stream = bedrock.model(undefined, fastRetry).createStream({ messages: ask });
     const texts: string[] = [];

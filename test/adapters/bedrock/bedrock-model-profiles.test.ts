@@ -3,7 +3,12 @@ import { BedrockChatModel, baseModelId, bedrockModelProfile } from "../../../src
 import { fakeCredentials } from "../../support/bedrock-loopback.js";
 
 const model = (modelId: string, options = {}) =>
-  new BedrockChatModel(modelId, { region: "us-east-1", credentials: fakeCredentials, endpoint: "http://127.0.0.1:9", ...options });
+  new BedrockChatModel(modelId, {
+    region: "us-east-1",
+    credentials: fakeCredentials,
+    endpoint: "http://127.0.0.1:9",
+    ...options,
+  });
 
 describe("BedrockChatModel", () => {
   it.each([
@@ -11,7 +16,10 @@ describe("BedrockChatModel", () => {
     ["global.anthropic.claude-sonnet-4-5-20250929-v1:0", "anthropic.claude-sonnet-4-5-20250929-v1:0"],
     ["eu.amazon.nova-pro-v1:0", "amazon.nova-pro-v1:0"],
     ["apac.amazon.nova-lite-v1:0", "amazon.nova-lite-v1:0"],
-    ["arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.meta.llama3-3-70b-instruct-v1:0", "meta.llama3-3-70b-instruct-v1:0"],
+    [
+      "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.meta.llama3-3-70b-instruct-v1:0",
+      "meta.llama3-3-70b-instruct-v1:0",
+    ],
     ["amazon.nova-micro-v1:0", "amazon.nova-micro-v1:0"],
   ])("should strip the cross-region prefix of %s", (modelId, expected) => {
     expect(baseModelId(modelId)).toBe(expected);

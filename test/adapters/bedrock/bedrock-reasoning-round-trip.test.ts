@@ -8,35 +8,40 @@ const getUserCountry: ToolDefinition = { name: "get_user_country", inputSchema: 
 const ask: Message[] = [{ role: "user", content: "What is the largest city in the user country?" }];
 // Claude's redacted thinking as Converse carries it: ReasoningContentBlock's `redactedContent`
 // member, a blob (base64 in the JSON body), per the SDK's types. No recording of one was found.
-const redacted = { reasoningContent: { redactedContent: Buffer.from("encrypted-thinking-from-claude").toString("base64") } };
+const redacted = {
+  reasoningContent: { redactedContent: Buffer.from("encrypted-thinking-from-claude").toString("base64") },
+};
 
 describe("BedrockChatModel", () => {
-  describe.skipIf(!hasSharedFixtures)(`Claude's reasoning across a tool loop${hasSharedFixtures ? "" : ` (${missingFixturesMessage})`}`, () => {
-    const bedrock = useBedrockLoopback();
+  describe.skipIf(!hasSharedFixtures)(
+    `Claude's reasoning across a tool loop${hasSharedFixtures ? "" : ` (${missingFixturesMessage})`}`,
+    () => {
+      const bedrock = useBedrockLoopback();
 
-    // Claude with thinking wants the last assistant turn back unmodified: every reasoning block, the
-    // redacted ones too, each with its own signature, in the order it came.
-    describe.each(callModes)("through %s", (mode) => {
-      it("should send the assistant turn back with a redacted reasoning block as it came", async () => {
-        const recorded = readJSONFixture<any>("bedrock/converse-nonstream-claude-reasoning-and-tool-use.json");
-        const [reasoning, text, toolUse] = recorded.output.message.content;
-        const content = [reasoning, redacted, text, toolUse];
-        bedrock.server.handle(
-          replyFor(replyOf({ ...recorded, output: { message: { role: "assistant", content } } }), mode),
-          replyFor(replyOf(readLocalFixture("converse-text.json")), mode),
-        );
-        const model = bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0");
-        const { output } = await runCall(model, { messages: ask, tools: [getUserCountry] }, mode);
-        const history: Message[] = [
-          ...ask,
-          output.message,
-          { role: "tool", toolCallId: output.toolCalls[0]!.id, toolName: "get_user_country", content: "France" },
-        ];
-        await runCall(model, { messages: history, tools: [getUserCountry] }, mode);
+      // Claude with thinking wants the last assistant turn back unmodified: every reasoning block, the
+      // redacted ones too, each with its own signature, in the order it came.
+      describe.each(callModes)("through %s", (mode) => {
+        it("should send the assistant turn back with a redacted reasoning block as it came", async () => {
+          const recorded = readJSONFixture<any>("bedrock/converse-nonstream-claude-reasoning-and-tool-use.json");
+          const [reasoning, text, toolUse] = recorded.output.message.content;
+          const content = [reasoning, redacted, text, toolUse];
+          bedrock.server.handle(
+            replyFor(replyOf({ ...recorded, output: { message: { role: "assistant", content } } }), mode),
+            replyFor(replyOf(readLocalFixture("converse-text.json")), mode),
+          );
+          const model = bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0");
+          const { output } = await runCall(model, { messages: ask, tools: [getUserCountry] }, mode);
+          const history: Message[] = [
+            ...ask,
+            output.message,
+            { role: "tool", toolCallId: output.toolCalls[0]!.id, toolName: "get_user_country", content: "France" },
+          ];
+          await runCall(model, { messages: history, tools: [getUserCountry] }, mode);
 
-        expect(output.reasoning).toBe(reasoning.reasoningContent.reasoningText.text);
-        expect(bedrock.server.requests[1]!.json.messages[1]).toEqual({ role: "assistant", content });
+          expect(output.reasoning).toBe(reasoning.reasoningContent.reasoningText.text);
+          expect(bedrock.server.requests[1]!.json.messages[1]).toEqual({ role: "assistant", content });
+        });
       });
-    });
-  });
+    },
+  );
 });

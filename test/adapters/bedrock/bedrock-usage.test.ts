@@ -10,22 +10,56 @@ import { callModes, runCall } from "../../support/run-modes.js";
  * `prompt_tokens` and OpenTelemetry's `gen_ai.usage.input_tokens` are.
  */
 const cachedReply = (usage: Record<string, number>) =>
-  replyOf({ output: { message: { role: "assistant", content: [{ text: "INC-001 is an outage of auth-api." }] } }, stopReason: "end_turn", usage });
+  replyOf({
+    output: { message: { role: "assistant", content: [{ text: "INC-001 is an outage of auth-api." }] } },
+    stopReason: "end_turn",
+    usage,
+  });
 
 describe("BedrockChatModel usage with prompt caching", () => {
   const bedrock = useBedrockLoopback();
 
   describe.each(callModes)("through %s", (mode) => {
     it("should count tokens read from the cache in inputTokens, with cachedInputTokens a part of them", async () => {
-      bedrock.server.handle(replyFor(cachedReply({ inputTokens: 12, outputTokens: 50, totalTokens: 1862, cacheReadInputTokens: 1800, cacheWriteInputTokens: 0 }), mode));
-      const { output } = await runCall(bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0"), { messages: [{ role: "user", content: "What is INC-001?" }] }, mode);
+      bedrock.server.handle(
+        replyFor(
+          cachedReply({
+            inputTokens: 12,
+            outputTokens: 50,
+            totalTokens: 1862,
+            cacheReadInputTokens: 1800,
+            cacheWriteInputTokens: 0,
+          }),
+          mode,
+        ),
+      );
+      const { output } = await runCall(
+        bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0"),
+        { messages: [{ role: "user", content: "What is INC-001?" }] },
+        mode,
+      );
 
       expect(output.usage).toEqual({ inputTokens: 1812, outputTokens: 50, totalTokens: 1862, cachedInputTokens: 1800 });
     });
 
     it("should count tokens written to the cache in inputTokens", async () => {
-      bedrock.server.handle(replyFor(cachedReply({ inputTokens: 12, outputTokens: 50, totalTokens: 962, cacheReadInputTokens: 0, cacheWriteInputTokens: 900 }), mode));
-      const { output } = await runCall(bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0"), { messages: [{ role: "user", content: "What is INC-001?" }] }, mode);
+      bedrock.server.handle(
+        replyFor(
+          cachedReply({
+            inputTokens: 12,
+            outputTokens: 50,
+            totalTokens: 962,
+            cacheReadInputTokens: 0,
+            cacheWriteInputTokens: 900,
+          }),
+          mode,
+        ),
+      );
+      const { output } = await runCall(
+        bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0"),
+        { messages: [{ role: "user", content: "What is INC-001?" }] },
+        mode,
+      );
 
       expect(output.usage).toEqual({ inputTokens: 912, outputTokens: 50, totalTokens: 962, cachedInputTokens: 0 });
       expect(output.usage.inputTokens + output.usage.outputTokens).toBe(output.usage.totalTokens);

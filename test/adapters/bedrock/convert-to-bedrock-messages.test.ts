@@ -24,12 +24,17 @@ describe("convertToBedrockMessages", () => {
       document: { format: "pdf", name: "post-mortem INC-001 v2", source: { bytes: Buffer.from("JVBERi0=", "base64") } },
     });
     expect(content[2]).toEqual({ image: { format: "jpeg", source: { bytes: Buffer.from("/9j/4A==", "base64") } } });
-    expect(content[3]).toEqual({ image: { format: "png", source: { s3Location: { uri: "s3://bucket/graphs/latency.png" } } } });
+    expect(content[3]).toEqual({
+      image: { format: "png", source: { s3Location: { uri: "s3://bucket/graphs/latency.png" } } },
+    });
   });
 
   it("should refuse an http image URL, which Bedrock cannot fetch, with an UnsupportedFeatureError that says what to pass", () => {
     expect(() =>
-      convertToBedrockMessages([{ role: "user", content: [{ type: "image", image: "https://example.com/a.png" }] }], withTools),
+      convertToBedrockMessages(
+        [{ role: "user", content: [{ type: "image", image: "https://example.com/a.png" }] }],
+        withTools,
+      ),
     ).toThrow(/base64 data, a data: URL or an s3:\/\/ URI/);
   });
 

@@ -16,9 +16,21 @@ afterEach(() => {
 });
 
 const adapters: [string, () => ChatModel, ReturnType<typeof openAITextReply>][] = [
-  ["OpenAIChatModel", () => new OpenAIChatModel("gpt-4o", { baseURL: `${server.url}/v1`, apiKey: "k", retry: { maxRetries: 0 } }), openAITextReply("from the mock")],
-  ["AzureOpenAIChatModel", () => new AzureOpenAIChatModel("gpt-4o", { endpoint: server.url, apiKey: "k", retry: { maxRetries: 0 } }), openAITextReply("from the mock")],
-  ["OllamaChatModel", () => new OllamaChatModel("llama3.2", { host: server.url, retry: { maxRetries: 0 } }), ollamaTextReply("from the mock")],
+  [
+    "OpenAIChatModel",
+    () => new OpenAIChatModel("gpt-4o", { baseURL: `${server.url}/v1`, apiKey: "k", retry: { maxRetries: 0 } }),
+    openAITextReply("from the mock"),
+  ],
+  [
+    "AzureOpenAIChatModel",
+    () => new AzureOpenAIChatModel("gpt-4o", { endpoint: server.url, apiKey: "k", retry: { maxRetries: 0 } }),
+    openAITextReply("from the mock"),
+  ],
+  [
+    "OllamaChatModel",
+    () => new OllamaChatModel("llama3.2", { host: server.url, retry: { maxRetries: 0 } }),
+    ollamaTextReply("from the mock"),
+  ],
 ];
 
 describe.each(adapters)("%s with globalThis.fetch mocked after the model was built", (_name, make, reply) => {
@@ -26,7 +38,10 @@ describe.each(adapters)("%s with globalThis.fetch mocked after the model was bui
     const model = make();
     const mock = vi.fn(async (_url: string | URL | Request, init?: RequestInit) => {
       const answer = JSON.parse(String(init?.body)).stream ? reply.stream! : reply.create!;
-      return new Response([answer.body].flat().join(""), { status: answer.status ?? 200, headers: answer.headers ?? {} });
+      return new Response([answer.body].flat().join(""), {
+        status: answer.status ?? 200,
+        headers: answer.headers ?? {},
+      });
     });
     vi.stubGlobal("fetch", mock);
     const output = await call(model, { messages: [user("hi")] }, mode);

@@ -16,7 +16,10 @@ const pdf = "JVBERi0xLjQK";
 const wav = "UklGRiQAAABXQVZF";
 const png = "iVBORw0KGgo=";
 const withFiles = (parts: { data: string; mediaType: string; filename?: string }[]): Message[] => [
-  { role: "user", content: [{ type: "text", text: "Read these." }, ...parts.map((part) => ({ type: "file" as const, ...part }))] },
+  {
+    role: "user",
+    content: [{ type: "text", text: "Read these." }, ...parts.map((part) => ({ type: "file" as const, ...part }))],
+  },
 ];
 
 const server = useLoopbackServer();
@@ -35,7 +38,8 @@ function answerOk(reply: ReturnType<typeof openAITextReply>): void {
 describe.each(callModes)("a file part given as a data: URL, through %s", (mode) => {
   const openAIModels = {
     openai: () => new OpenAIChatModel("gpt-4o", { baseURL: `${server.url}/v1`, apiKey: "k", retry: { maxRetries: 0 } }),
-    "azure-openai": () => new AzureOpenAIChatModel("gpt-4o", { endpoint: server.url, apiKey: "k", retry: { maxRetries: 0 } }),
+    "azure-openai": () =>
+      new AzureOpenAIChatModel("gpt-4o", { endpoint: server.url, apiKey: "k", retry: { maxRetries: 0 } }),
   };
 
   it.each(Object.keys(openAIModels) as (keyof typeof openAIModels)[])(
@@ -58,13 +62,32 @@ describe.each(callModes)("a file part given as a data: URL, through %s", (mode) 
 
   it("should send Bedrock and Ollama the same bytes from the same message", async () => {
     bedrock.server.handle(
-      replyFor(replyOf({ output: { message: { role: "assistant", content: [{ text: "ok" }] } }, stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }), mode),
+      replyFor(
+        replyOf({
+          output: { message: { role: "assistant", content: [{ text: "ok" }] } },
+          stopReason: "end_turn",
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        }),
+        mode,
+      ),
     );
-    await call(bedrock.model("us.anthropic.claude-sonnet-4-5-20250929-v1:0", { retry: { maxRetries: 0 } }), { messages: withFiles([{ data: `data:application/pdf;base64,${pdf}`, mediaType: "application/pdf", filename: "report.pdf" }]) }, mode);
+    await call(
+      bedrock.model("us.anthropic.claude-sonnet-4-5-20250929-v1:0", { retry: { maxRetries: 0 } }),
+      {
+        messages: withFiles([
+          { data: `data:application/pdf;base64,${pdf}`, mediaType: "application/pdf", filename: "report.pdf" },
+        ]),
+      },
+      mode,
+    );
     expect(bedrock.server.requests[0]!.json.messages[0].content[1].document.source.bytes).toBe(pdf);
 
     answerOk(ollamaTextReply("ok"));
-    await call(new OllamaChatModel("llava", { host: server.url, retry: { maxRetries: 0 } }), { messages: withFiles([{ data: `data:image/png;base64,${png}`, mediaType: "image/png" }]) }, mode);
+    await call(
+      new OllamaChatModel("llava", { host: server.url, retry: { maxRetries: 0 } }),
+      { messages: withFiles([{ data: `data:image/png;base64,${png}`, mediaType: "image/png" }]) },
+      mode,
+    );
     expect(server.requests[0]!.json.messages[0].images).toEqual([png]);
   });
 });

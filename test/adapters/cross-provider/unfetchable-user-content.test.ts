@@ -25,7 +25,11 @@ const ask = (part: Exclude<Extract<Message, { role: "user" }>["content"], string
   { role: "user", content: [{ type: "text", text: "What is in it?" }, part] },
 ];
 const cases: { name: string; messages: Message[]; refusedBy: string[] }[] = [
-  { name: "an image by https URL", messages: ask({ type: "image", image: "https://example.com/cat.png" }), refusedBy: ["ollama", "bedrock"] },
+  {
+    name: "an image by https URL",
+    messages: ask({ type: "image", image: "https://example.com/cat.png" }),
+    refusedBy: ["ollama", "bedrock"],
+  },
   {
     name: "a PDF by https URL",
     messages: ask({ type: "file", data: "https://example.com/report.pdf", mediaType: "application/pdf" }),
@@ -35,10 +39,13 @@ const cases: { name: string; messages: Message[]; refusedBy: string[] }[] = [
 
 describe.each(callModes)("user content a provider cannot fetch, through %s", (mode) => {
   for (const { name, messages, refusedBy } of cases) {
-    it.each(refusedBy)(`should refuse ${name} on %s with an UnsupportedFeatureError, sending nothing`, async (provider) => {
-      const { error } = await settleCall(models[provider]!(), { messages, maxRetries: 0 }, mode);
-      expect(UnsupportedFeatureError.isInstance(error), `got ${error?.name}: ${error?.message}`).toBe(true);
-      expect(server.requests.length + bedrock.server.requests.length).toBe(0);
-    });
+    it.each(refusedBy)(
+      `should refuse ${name} on %s with an UnsupportedFeatureError, sending nothing`,
+      async (provider) => {
+        const { error } = await settleCall(models[provider]!(), { messages, maxRetries: 0 }, mode);
+        expect(UnsupportedFeatureError.isInstance(error), `got ${error?.name}: ${error?.message}`).toBe(true);
+        expect(server.requests.length + bedrock.server.requests.length).toBe(0);
+      },
+    );
   }
 });

@@ -57,6 +57,8 @@ describe("OllamaChatModel entry points", () => {
     const lines = stdout.trim().split("\n");
     expect(lines[0]).toBe("core:pong");
     expect(lines[1]).toBe("adapter-entry:loaded");
-    expect(lines[2]).toMatch(/^error:true:ollama:The package 'ollama' is needed for the Ollama adapter .* Run: npm install ollama$/);
+    expect(lines[2]).toMatch(
+      /^error:true:ollama:The package 'ollama' is needed for the Ollama adapter .* Run: npm install ollama$/,
+    );
   });
 });

@@ -22,10 +22,16 @@ describe("mapOllamaError", () => {
   });
 
   it("should report other network failures as unreachable, and timeouts as timeout", () => {
-    const notFound = mapOllamaError(fetchFailed(Object.assign(new Error("getaddrinfo ENOTFOUND gpu-box"), { code: "ENOTFOUND" })), context);
+    const notFound = mapOllamaError(
+      fetchFailed(Object.assign(new Error("getaddrinfo ENOTFOUND gpu-box"), { code: "ENOTFOUND" })),
+      context,
+    );
     expect(notFound).toMatchObject({ reason: "network", isRetryable: true, code: "ENOTFOUND" });
     expect((notFound as Error).message).toContain("Could not reach Ollama at http://gpu-box:11434 (ENOTFOUND)");
-    const timeout = mapOllamaError(fetchFailed(Object.assign(new Error("Connect Timeout Error"), { code: "UND_ERR_CONNECT_TIMEOUT" })), context);
+    const timeout = mapOllamaError(
+      fetchFailed(Object.assign(new Error("Connect Timeout Error"), { code: "UND_ERR_CONNECT_TIMEOUT" })),
+      context,
+    );
     expect(timeout).toMatchObject({ reason: "timeout", isRetryable: true });
   });
 

@@ -3,7 +3,12 @@ import { defineTool, toolUnionSchema } from "../../../src/index.js";
 import type { Message } from "../../../src/index.js";
 import { useLoopbackServer } from "../../support/loopback-server.js";
 import { callModes, runCall } from "../../support/run-modes.js";
-import { hasSharedFixtures, missingFixturesMessage, readFixture, readJSONFixture } from "../../support/shared-fixtures.js";
+import {
+  hasSharedFixtures,
+  missingFixturesMessage,
+  readFixture,
+  readJSONFixture,
+} from "../../support/shared-fixtures.js";
 import { createOllamaModel, replyError, replyNDJSON, replyWith } from "./ollama-harness.js";
 
 const weatherTool = defineTool({
@@ -45,7 +50,9 @@ const fixture = (name: string) => readJSONFixture<Record<string, any>>(`ollama/$
 const callId = /^call_[a-z0-9]{8}$/;
 
 describe.skipIf(!hasSharedFixtures)(
-  hasSharedFixtures ? "OllamaChatModel (recorded traffic)" : `OllamaChatModel (recorded traffic): ${missingFixturesMessage}`,
+  hasSharedFixtures
+    ? "OllamaChatModel (recorded traffic)"
+    : `OllamaChatModel (recorded traffic): ${missingFixturesMessage}`,
   () => {
     const server = useLoopbackServer();
 
@@ -54,7 +61,11 @@ describe.skipIf(!hasSharedFixtures)(
         const body = fixture("api-chat-nonstream-one-tool-call.docs.json");
         server.handle(replyWith(body));
         const model = createOllamaModel(server.url);
-        const { output, chunks } = await runCall(model, { messages: [user("What is the weather in Tokyo?")], tools: [weatherTool] }, mode);
+        const { output, chunks } = await runCall(
+          model,
+          { messages: [user("What is the weather in Tokyo?")], tools: [weatherTool] },
+          mode,
+        );
 
         const sent = server.requests[0]!;
         expect(sent.method).toBe("POST");
@@ -62,7 +73,10 @@ describe.skipIf(!hasSharedFixtures)(
         expect(sent.json.model).toBe("llama3.2");
         expect(sent.json.stream).toBe(mode === "createStream");
         expect(sent.json.tools).toEqual([
-          { type: "function", function: { name: "get_weather", description: weatherTool.description, parameters: weatherTool.parameters } },
+          {
+            type: "function",
+            function: { name: "get_weather", description: weatherTool.description, parameters: weatherTool.parameters },
+          },
         ]);
         expect(sent.json).not.toHaveProperty("format");
         expect(sent.json).not.toHaveProperty("tool_choice");
@@ -74,13 +88,20 @@ describe.skipIf(!hasSharedFixtures)(
         expect(output.usage).toEqual({ inputTokens: 169, outputTokens: 18, totalTokens: 187 });
         expect(output.meta.toolChoice).toBe("emulated");
         if (mode === "create") expect(output.raw).toEqual(body);
-        else expect(chunks.filter((chunk) => chunk.type === "tool-call")).toEqual([{ type: "tool-call", toolCall: output.toolCalls[0] }]);
+        else
+          expect(chunks.filter((chunk) => chunk.type === "tool-call")).toEqual([
+            { type: "tool-call", toolCall: output.toolCalls[0] },
+          ]);
       });
 
       it("should read a call with two arguments", async () => {
         server.handle(replyWith(fixture("api-chat-nonstream-one-tool-call-two-args.docs.json")));
         const model = createOllamaModel(server.url);
-        const { output } = await runCall(model, { messages: [user("Weather in Paris?")], tools: [currentWeatherTool] }, mode);
+        const { output } = await runCall(
+          model,
+          { messages: [user("Weather in Paris?")], tools: [currentWeatherTool] },
+          mode,
+        );
         expect(output.toolCalls.map(({ name, args }) => ({ name, args }))).toEqual([
           { name: "get_current_weather", args: { format: "celsius", location: "Paris, FR" } },
         ]);
@@ -94,7 +115,11 @@ describe.skipIf(!hasSharedFixtures)(
         const model = createOllamaModel(server.url, {}, "qwen3:32b");
         const { output, chunks } = await runCall(
           model,
-          { messages: [user("Trouve les jugements sur les accidents à Versailles")], tools: [ragTool], toolChoice: "required" },
+          {
+            messages: [user("Trouve les jugements sur les accidents à Versailles")],
+            tools: [ragTool],
+            toolChoice: "required",
+          },
           mode,
         );
 
@@ -124,7 +149,11 @@ describe.skipIf(!hasSharedFixtures)(
         const model = createOllamaModel(server.url, {}, "qwen3:32b");
         const { output } = await runCall(
           model,
-          { messages: [user("Cherche")], tools: [weatherTool, ragTool], toolChoice: { type: "tool", name: "LLM_Tool_RAG" } },
+          {
+            messages: [user("Cherche")],
+            tools: [weatherTool, ragTool],
+            toolChoice: { type: "tool", name: "LLM_Tool_RAG" },
+          },
           mode,
         );
         const sent = server.requests[0]!.json;
@@ -136,7 +165,11 @@ describe.skipIf(!hasSharedFixtures)(
       it("should send neither tools nor format when toolChoice is none", async () => {
         server.handle(replyWith(fixture("api-chat-nonstream-text-after-tool-result.docs.json")));
         const model = createOllamaModel(server.url);
-        const { output } = await runCall(model, { messages: [user("Just chat")], tools: [weatherTool], toolChoice: "none" }, mode);
+        const { output } = await runCall(
+          model,
+          { messages: [user("Just chat")], tools: [weatherTool], toolChoice: "none" },
+          mode,
+        );
         const sent = server.requests[0]!.json;
         expect(sent).not.toHaveProperty("tools");
         expect(sent).not.toHaveProperty("format");
@@ -149,13 +182,20 @@ describe.skipIf(!hasSharedFixtures)(
         const model = createOllamaModel(server.url);
         const messages: Message[] = [
           user("What is the weather in Toronto?"),
-          { role: "assistant", content: [{ type: "tool-call", id: "call_abc12345", name: "get_weather", args: { city: "Toronto" } }] },
+          {
+            role: "assistant",
+            content: [{ type: "tool-call", id: "call_abc12345", name: "get_weather", args: { city: "Toronto" } }],
+          },
           { role: "tool", toolCallId: "call_abc12345", toolName: "get_weather", content: "11 degrees celsius" },
         ];
         const { output } = await runCall(model, { messages, tools: [weatherTool] }, mode);
         expect(server.requests[0]!.json.messages).toEqual([
           { role: "user", content: "What is the weather in Toronto?" },
-          { role: "assistant", content: "", tool_calls: [{ function: { name: "get_weather", arguments: { city: "Toronto" } } }] },
+          {
+            role: "assistant",
+            content: "",
+            tool_calls: [{ function: { name: "get_weather", arguments: { city: "Toronto" } } }],
+          },
           { role: "tool", content: "11 degrees celsius", tool_name: "get_weather" },
         ]);
         expect(output.text).toBe("The current temperature in Toronto is 11°C.");
@@ -171,7 +211,11 @@ describe.skipIf(!hasSharedFixtures)(
           properties: { age: { type: "integer" }, available: { type: "boolean" } },
           required: ["age", "available"],
         };
-        const { output } = await runCall(model, { messages: [user("Ollama is 22 years old and busy.")], responseFormat: schema }, mode);
+        const { output } = await runCall(
+          model,
+          { messages: [user("Ollama is 22 years old and busy.")], responseFormat: schema },
+          mode,
+        );
         expect(server.requests[0]!.json.format).toEqual(schema);
         expect(output.object).toEqual({ age: 22, available: false });
       });
@@ -185,22 +229,33 @@ describe.skipIf(!hasSharedFixtures)(
       for await (const chunk of stream) chunks.push(chunk);
       const output = await stream.final();
       expect(chunks.map((chunk) => chunk.type)).toEqual(["tool-call", "finish"]);
-      expect(chunks[0]).toMatchObject({ type: "tool-call", toolCall: { name: "get_weather", args: { city: "Tokyo" } } });
+      expect(chunks[0]).toMatchObject({
+        type: "tool-call",
+        toolCall: { name: "get_weather", args: { city: "Tokyo" } },
+      });
       expect((chunks[0] as { toolCall: { id: string } }).toolCall.id).toMatch(callId);
-      expect(chunks[1]).toEqual({ type: "finish", finishReason: "tool-calls", usage: { inputTokens: 169, outputTokens: 15, totalTokens: 184 } });
+      expect(chunks[1]).toEqual({
+        type: "finish",
+        finishReason: "tool-calls",
+        usage: { inputTokens: 169, outputTokens: 15, totalTokens: 184 },
+      });
       expect(output.raw).toMatchObject({ done: true, done_reason: "stop", eval_count: 15 });
     });
 
     describe("a 500 'error parsing tool call' (ollama/ollama#12064)", () => {
       // The server's message, as the Python client quoted it: "ResponseError: <message> (status code: 500)".
-      const quotes = readJSONFixture<{ thread: string; posted_output: string }[]>("malformed-tool-calls/issue-thread-quotes.json");
+      const quotes = readJSONFixture<{ thread: string; posted_output: string }[]>(
+        "malformed-tool-calls/issue-thread-quotes.json",
+      );
       const posted = quotes.find((quote) => quote.thread === "ollama/ollama#12064")!.posted_output;
       const message = /ResponseError: (.*) \(status code: 500\)$/.exec(posted)![1]!;
 
       it("should be a retryable server error with the status, the SDK error as cause and a hint", async () => {
         server.handle(replyError(500, { error: message }));
         const model = createOllamaModel(server.url, {}, "gpt-oss:120b");
-        const error = await model.create({ messages: [user("patch it")], tools: [weatherTool] }).catch((caught: unknown) => caught);
+        const error = await model
+          .create({ messages: [user("patch it")], tools: [weatherTool] })
+          .catch((caught: unknown) => caught);
         expect(error).toMatchObject({
           name: "ProviderError",
           statusCode: 500,

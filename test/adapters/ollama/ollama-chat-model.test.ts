@@ -8,7 +8,15 @@ import { isAbortable } from "../../../src/internal/abort.js";
 import { sendJSON, startLoopbackServer, useLoopbackServer } from "../../support/loopback-server.js";
 import { sendNDJSON } from "../../support/ndjson.js";
 import { callModes, runCall } from "../../support/run-modes.js";
-import { createOllamaModel, readOwnFixture, readOwnJSON, replyError, replyNDJSON, replyWith, toStreamParts } from "./ollama-harness.js";
+import {
+  createOllamaModel,
+  readOwnFixture,
+  readOwnJSON,
+  replyError,
+  replyNDJSON,
+  replyWith,
+  toStreamParts,
+} from "./ollama-harness.js";
 
 const user = (content: string): Message => ({ role: "user", content });
 const lookupIncident = defineTool({
@@ -48,7 +56,11 @@ describe("OllamaChatModel", () => {
     });
 
     it("should let options override the profile", () => {
-      const model = new OllamaChatModel("llama3.2", { host: server.url, toolChoiceSupport: ["auto"], supportsTopLevelUnion: false });
+      const model = new OllamaChatModel("llama3.2", {
+        host: server.url,
+        toolChoiceSupport: ["auto"],
+        supportsTopLevelUnion: false,
+      });
       expect([...model.toolChoiceSupport]).toEqual(["auto"]);
       expect(model.supportsTopLevelUnion).toBe(false);
     });
@@ -109,13 +121,9 @@ describe("OllamaChatModel", () => {
       expect(output.finishReason).toBe("stop");
       expect(output.usage).toEqual({ inputTokens: 12, outputTokens: 7, totalTokens: 19 });
       if (mode === "createStream") {
-        expect(chunks.filter((chunk) => chunk.type === "text-delta").map((chunk) => (chunk as { text: string }).text)).toEqual([
-          "Hello! ",
-          "How ",
-          "can ",
-          "I ",
-          "help?",
-        ]);
+        expect(
+          chunks.filter((chunk) => chunk.type === "text-delta").map((chunk) => (chunk as { text: string }).text),
+        ).toEqual(["Hello! ", "How ", "can ", "I ", "help?"]);
       } else {
         expect(output.raw).toEqual(body);
       }
@@ -123,7 +131,11 @@ describe("OllamaChatModel", () => {
 
     it("should map done_reason length to the length finish reason", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-length.json")));
-      const { output } = await runCall(createOllamaModel(server.url), { messages: [user("story")], parameters: { maxTokens: 8 } }, mode);
+      const { output } = await runCall(
+        createOllamaModel(server.url),
+        { messages: [user("story")], parameters: { maxTokens: 8 } },
+        mode,
+      );
       expect(server.requests[0]!.json.options).toEqual({ num_predict: 8 });
       expect(output.finishReason).toBe("length");
       expect(output.text).toBe("Once upon a time, in a land far");
@@ -148,9 +160,20 @@ describe("OllamaChatModel", () => {
 
     it("should return a native tool call on auto with a generated id", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-tool-call.json")));
-      const { output } = await runCall(createOllamaModel(server.url), { messages: [user("INC-001?")], tools: [lookupIncident] }, mode);
+      const { output } = await runCall(
+        createOllamaModel(server.url),
+        { messages: [user("INC-001?")], tools: [lookupIncident] },
+        mode,
+      );
       expect(server.requests[0]!.json.tools[0].function.name).toBe("lookup_incident");
-      expect(output.toolCalls).toEqual([{ type: "tool-call", id: expect.stringMatching(/^call_[a-z0-9]{8}$/), name: "lookup_incident", args: { incident_id: "INC-001" } }]);
+      expect(output.toolCalls).toEqual([
+        {
+          type: "tool-call",
+          id: expect.stringMatching(/^call_[a-z0-9]{8}$/),
+          name: "lookup_incident",
+          args: { incident_id: "INC-001" },
+        },
+      ]);
       expect(output.meta.repairs.map((repair) => repair.kind)).toEqual(["missing-id"]);
     });
 
@@ -166,7 +189,14 @@ describe("OllamaChatModel", () => {
       expect(sent.format.properties.name.enum).toEqual(["lookup_incident"]);
       expect(sent.format.properties.parameters.properties).toEqual({ incident_id: { type: "string" } });
       expect(output.meta.toolChoice).toBe("response-format");
-      expect(output.toolCalls).toEqual([{ type: "tool-call", id: expect.stringMatching(/^call_[a-z0-9]{8}$/), name: "lookup_incident", args: { incident_id: "INC-001" } }]);
+      expect(output.toolCalls).toEqual([
+        {
+          type: "tool-call",
+          id: expect.stringMatching(/^call_[a-z0-9]{8}$/),
+          name: "lookup_incident",
+          args: { incident_id: "INC-001" },
+        },
+      ]);
     });
 
     it("should fail on a missing model with a 404 that says to ollama pull it, without retrying", async () => {
@@ -174,7 +204,12 @@ describe("OllamaChatModel", () => {
       const model = createOllamaModel(server.url, { retry: { maxRetries: 2, initialDelayMs: 1 } });
       const error = await runCall(model, { messages: [user("hi")] }, mode).catch((caught: unknown) => caught);
       expect(ProviderError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ statusCode: 404, reason: "not-found", isRetryable: false, code: "model_not_found" });
+      expect(error).toMatchObject({
+        statusCode: 404,
+        reason: "not-found",
+        isRetryable: false,
+        code: "model_not_found",
+      });
       expect((error as Error).message).toContain("Run `ollama pull llama3.2`");
       expect((error as Error).message).toContain(server.url);
       expect((error as Error).cause).toMatchObject({ name: "ResponseError", status_code: 404 });
@@ -188,7 +223,12 @@ describe("OllamaChatModel", () => {
       model.emitter.on("retry", ({ error }) => retries.push(error));
       const error = await runCall(model, { messages: [user("hi")] }, mode).catch((caught: unknown) => caught);
       expect(ProviderError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ reason: "network", isRetryable: true, code: "ECONNREFUSED", statusCode: undefined });
+      expect(error).toMatchObject({
+        reason: "network",
+        isRetryable: true,
+        code: "ECONNREFUSED",
+        statusCode: undefined,
+      });
       expect((error as Error).message).toContain(`Ollama is not running at ${url}`);
       expect((error as Error).cause).toBeInstanceOf(TypeError);
       expect(retries).toHaveLength(1);
@@ -196,7 +236,9 @@ describe("OllamaChatModel", () => {
 
     it("should raise a 500 as a retryable server error once retries are spent", async () => {
       server.handle(replyError(500, JSON.parse(readOwnFixture("api-chat-error-500.json"))));
-      const error = await runCall(createOllamaModel(server.url), { messages: [user("hi")] }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(createOllamaModel(server.url), { messages: [user("hi")] }, mode).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toMatchObject({ name: "ProviderError", statusCode: 500, reason: "server", isRetryable: true });
       expect((error as Error).message).toContain("llama runner process has terminated");
     });
@@ -233,7 +275,16 @@ describe("OllamaChatModel", () => {
       const model = createOllamaModel(server.url, { keepAlive: "10m", parameters: { temperature: 0.5 } });
       await model.create({
         messages: [{ role: "system", content: "Be brief." }, user("hi")],
-        parameters: { temperature: 0.2, maxTokens: 64, topP: 0.9, topK: 40, stop: ["\n\n"], seed: 7, frequencyPenalty: 0.1, presencePenalty: 0.3 },
+        parameters: {
+          temperature: 0.2,
+          maxTokens: 64,
+          topP: 0.9,
+          topK: 40,
+          stop: ["\n\n"],
+          seed: 7,
+          frequencyPenalty: 0.1,
+          presencePenalty: 0.3,
+        },
         providerOptions: { think: true, options: { num_ctx: 8192 }, logprobs: true },
       });
       expect(server.requests[0]!.json).toEqual({
@@ -242,7 +293,17 @@ describe("OllamaChatModel", () => {
           { role: "system", content: "Be brief." },
           { role: "user", content: "hi" },
         ],
-        options: { temperature: 0.2, num_predict: 64, top_p: 0.9, top_k: 40, stop: ["\n\n"], seed: 7, frequency_penalty: 0.1, presence_penalty: 0.3, num_ctx: 8192 },
+        options: {
+          temperature: 0.2,
+          num_predict: 64,
+          top_p: 0.9,
+          top_k: 40,
+          stop: ["\n\n"],
+          seed: 7,
+          frequency_penalty: 0.1,
+          presence_penalty: 0.3,
+          num_ctx: 8192,
+        },
         think: true,
         keep_alive: "10m",
         logprobs: true,
@@ -279,7 +340,10 @@ describe("OllamaChatModel", () => {
 
     it("should keep stream its own when providerOptions set it", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
-      const output = await createOllamaModel(server.url).create({ messages: [user("hi")], providerOptions: { stream: true } });
+      const output = await createOllamaModel(server.url).create({
+        messages: [user("hi")],
+        providerOptions: { stream: true },
+      });
       expect(server.requests[0]!.json.stream).toBe(false);
       expect(output.text).not.toBe("");
     });
@@ -287,20 +351,36 @@ describe("OllamaChatModel", () => {
     it("should send no think, options or format when nothing asks for them", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
       await createOllamaModel(server.url).create({ messages: [user("hi")] });
-      expect(server.requests[0]!.json).toEqual({ model: "llama3.2", messages: [{ role: "user", content: "hi" }], stream: false });
+      expect(server.requests[0]!.json).toEqual({
+        model: "llama3.2",
+        messages: [{ role: "user", content: "hi" }],
+        stream: false,
+      });
     });
 
     it("should let providerOptions.think override the reasoning effort, and map minimal to low", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
       const model = createOllamaModel(server.url);
-      await model.create({ messages: [user("a")], parameters: { reasoningEffort: "high" }, providerOptions: { think: false } });
+      await model.create({
+        messages: [user("a")],
+        parameters: { reasoningEffort: "high" },
+        providerOptions: { think: false },
+      });
       await model.create({ messages: [user("b")], parameters: { reasoningEffort: "minimal" } });
       expect(server.requests.map((request) => request.json.think)).toEqual([false, "low"]);
     });
 
     it("should send free-form JSON as format json", async () => {
-      server.handle(replyWith({ ...readOwnJSON("api-chat-nonstream-text.json"), message: { role: "assistant", content: '{"ok": true}' } }));
-      const output = await createOllamaModel(server.url).create({ messages: [user("json please")], responseFormat: { type: "json" } });
+      server.handle(
+        replyWith({
+          ...readOwnJSON("api-chat-nonstream-text.json"),
+          message: { role: "assistant", content: '{"ok": true}' },
+        }),
+      );
+      const output = await createOllamaModel(server.url).create({
+        messages: [user("json please")],
+        responseFormat: { type: "json" },
+      });
       expect(server.requests[0]!.json.format).toBe("json");
       expect(output.object).toEqual({ ok: true });
     });
@@ -310,8 +390,21 @@ describe("OllamaChatModel", () => {
       const png = Buffer.from("not really a png").toString("base64");
       await createOllamaModel(server.url).create({
         messages: [
-          { role: "user", content: [{ type: "text", text: "What is this? " }, { type: "image", image: `data:image/png;base64,${png}` }, { type: "image", image: png, mediaType: "image/png" }] },
-          { role: "assistant", content: [{ type: "reasoning", text: "Looks like text." }, { type: "text", text: "A file." }] },
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "What is this? " },
+              { type: "image", image: `data:image/png;base64,${png}` },
+              { type: "image", image: png, mediaType: "image/png" },
+            ],
+          },
+          {
+            role: "assistant",
+            content: [
+              { type: "reasoning", text: "Looks like text." },
+              { type: "text", text: "A file." },
+            ],
+          },
           user("Sure?"),
         ],
       });
@@ -337,13 +430,17 @@ describe("OllamaChatModel", () => {
           },
         ],
       });
-      expect(server.requests[0]!.json.messages).toEqual([{ role: "user", content: "Describe the picture.\nAnswer in one word.", images: [png] }]);
+      expect(server.requests[0]!.json.messages).toEqual([
+        { role: "user", content: "Describe the picture.\nAnswer in one word.", images: [png] },
+      ]);
     });
 
     it("should never read a local file named by an image string", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
       // The SDK reads an image string that names an existing file; keelson hands it bytes instead.
-      await createOllamaModel(server.url).create({ messages: [{ role: "user", content: [{ type: "image", image: "package.json", mediaType: "image/png" }] }] });
+      await createOllamaModel(server.url).create({
+        messages: [{ role: "user", content: [{ type: "image", image: "package.json", mediaType: "image/png" }] }],
+      });
       const sent: string = server.requests[0]!.json.messages[0].images[0];
       expect(Buffer.from(sent, "base64").toString("utf8")).not.toContain('"name": "keelson"');
       expect(sent).toBe(Buffer.from("package.json", "base64").toString("base64"));
@@ -363,10 +460,14 @@ describe("OllamaChatModel", () => {
       const withCredentials = (url: string) => url.replace("http://", "http://admin:hunter%402@");
       const output = await createOllamaModel(withCredentials(server.url)).create({ messages: [user("hi")] });
       expect(output.text).toBe("Hello! How can I help?");
-      expect(server.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from("admin:hunter@2").toString("base64")}`);
+      expect(server.requests[0]!.headers.authorization).toBe(
+        `Basic ${Buffer.from("admin:hunter@2").toString("base64")}`,
+      );
 
       const closed = await closedPortURL();
-      const error = await createOllamaModel(withCredentials(closed)).create({ messages: [user("hi")] }).catch((caught: unknown) => caught);
+      const error = await createOllamaModel(withCredentials(closed))
+        .create({ messages: [user("hi")] })
+        .catch((caught: unknown) => caught);
       expect((error as Error).message).toContain(`not running at ${closed}`);
       expect((error as Error).message).not.toContain("hunter");
     });
@@ -397,7 +498,10 @@ describe("OllamaChatModel", () => {
 
     it("should yield thinking as reasoning deltas before the text", async () => {
       server.handle(replyNDJSON(readOwnFixture("api-chat-stream-thinking.ndjson")));
-      const stream = createOllamaModel(server.url, {}, "qwen3").createStream({ messages: [user("2+2?")], providerOptions: { think: true } });
+      const stream = createOllamaModel(server.url, {}, "qwen3").createStream({
+        messages: [user("2+2?")],
+        providerOptions: { think: true },
+      });
       const chunks = await collect(stream);
       expect(chunks.slice(0, 3)).toEqual([
         { type: "reasoning-delta", text: "Two plus" },
@@ -411,8 +515,15 @@ describe("OllamaChatModel", () => {
 
     it("should raise an error line inside the stream as a server error", async () => {
       server.handle(replyNDJSON(readOwnFixture("api-chat-stream-error-line.ndjson")));
-      const error = await collect(createOllamaModel(server.url).createStream({ messages: [user("hi")] })).catch((caught: unknown) => caught);
-      expect(error).toMatchObject({ name: "ProviderError", reason: "server", isRetryable: true, statusCode: undefined });
+      const error = await collect(createOllamaModel(server.url).createStream({ messages: [user("hi")] })).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toMatchObject({
+        name: "ProviderError",
+        reason: "server",
+        isRetryable: true,
+        statusCode: undefined,
+      });
       expect((error as Error).message).toContain("unexpected EOF");
     });
 
@@ -473,7 +584,10 @@ describe("OllamaChatModel", () => {
 
   it("should settle an aborted call at once with a caller's own client", async () => {
     server.handle(() => undefined);
-    const model = new OllamaChatModel("llama3.2", { client: new Ollama({ host: server.url }), retry: { maxRetries: 0 } });
+    const model = new OllamaChatModel("llama3.2", {
+      client: new Ollama({ host: server.url }),
+      retry: { maxRetries: 0 },
+    });
     const controller = new AbortController();
     const pending = model.create({ messages: [user("hi")], signal: controller.signal });
     await until(() => server.requests.length === 1);
@@ -482,7 +596,9 @@ describe("OllamaChatModel", () => {
   });
 
   it("should not retry when an answer is a plain 400, and keep the server's message", async () => {
-    server.handle((_request, reply) => sendJSON(reply, 400, { error: 'think value "medium" is not supported for this model' }));
+    server.handle((_request, reply) =>
+      sendJSON(reply, 400, { error: 'think value "medium" is not supported for this model' }),
+    );
     const error = await createOllamaModel(server.url, { retry: { maxRetries: 2, initialDelayMs: 1 } })
       .create({ messages: [user("hi")], parameters: { reasoningEffort: "medium" } })
       .catch((caught: unknown) => caught);

@@ -4,15 +4,34 @@ import { OllamaChatModel } from "../../../src/adapters/ollama/index.js";
 import type { AdapterConformanceOptions } from "../../../src/testing/index.js";
 import { runAdapterConformance } from "../../../src/testing/index.js";
 import { ndjsonLines } from "../../support/ndjson.js";
-import { hasSharedFixtures, missingFixturesMessage, readFixture, readJSONFixture } from "../../support/shared-fixtures.js";
-import { ollamaJSON, ollamaNDJSON, ollamaReply, ollamaTextReply, readOllamaRequest, readOwnFixture, readOwnJSON } from "./ollama-harness.js";
+import {
+  hasSharedFixtures,
+  missingFixturesMessage,
+  readFixture,
+  readJSONFixture,
+} from "../../support/shared-fixtures.js";
+import {
+  ollamaJSON,
+  ollamaNDJSON,
+  ollamaReply,
+  ollamaTextReply,
+  readOllamaRequest,
+  readOwnFixture,
+  readOwnJSON,
+} from "./ollama-harness.js";
 
 const lookupIncident = {
   name: "lookup_incident",
   inputSchema: { type: "object", properties: { incident_id: { type: "string" } }, required: ["incident_id"] },
 };
-const pageOnCall = { name: "page_on_call", inputSchema: { type: "object", properties: { team: { type: "string" } }, required: ["team"] } };
-const getWeather = { name: "get_weather", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
+const pageOnCall = {
+  name: "page_on_call",
+  inputSchema: { type: "object", properties: { team: { type: "string" } }, required: ["team"] },
+};
+const getWeather = {
+  name: "get_weather",
+  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+};
 const getCurrentWeather = {
   name: "get_current_weather",
   inputSchema: {
@@ -78,7 +97,12 @@ runAdapterConformance(
       finishReasons: [
         { name: "stop", reply: own("api-chat-nonstream-text.json"), expected: "stop" },
         { name: "length", reply: own("api-chat-nonstream-length.json"), expected: "length" },
-        { name: "stop with tool calls", reply: own("api-chat-nonstream-tool-call.json"), tools: [lookupIncident], expected: "tool-calls" },
+        {
+          name: "stop with tool calls",
+          reply: own("api-chat-nonstream-tool-call.json"),
+          tools: [lookupIncident],
+          expected: "tool-calls",
+        },
       ],
       errors: [
         {
@@ -97,48 +121,64 @@ runAdapterConformance(
 );
 
 // The documented /api/chat traffic in ../shared/fixtures/ollama (ollama/ollama docs/api.md).
-describe.skipIf(!hasSharedFixtures)(hasSharedFixtures ? "recorded fixtures" : `OllamaChatModel conformance (recorded): ${missingFixturesMessage}`, () => {
-  if (!hasSharedFixtures) return;
-  const recorded = (name: string) => readJSONFixture<ChatResponse>(`ollama/${name}`);
-  const toolCallStream = ollamaNDJSON(ndjsonLines(readFixture("ollama/api-chat-stream-tool-call.docs.ndjson")));
-  runAdapterConformance(
-    { describe, it },
-    {
-      ...common,
-      name: "OllamaChatModel conformance (recorded)",
-      scenarios: {
-        text: [
-          {
-            // The docs show no whole text stream: the stream is this reply as Ollama streams it.
-            name: "final answer after a tool result",
-            reply: ollamaReply(recorded("api-chat-nonstream-text-after-tool-result.docs.json")),
-            expected: { text: "The current temperature in Toronto is 11°C.", usage: { inputTokens: 94, outputTokens: 11, totalTokens: 105 } },
-          },
-        ],
-        toolCall: [
-          {
-            name: "get_weather",
-            reply: { create: ollamaJSON(recorded("api-chat-nonstream-one-tool-call.docs.json")), stream: toolCallStream },
-            tools: [getWeather],
-            expected: { name: "get_weather", args: { city: "Tokyo" } },
-          },
-          {
-            name: "two arguments",
-            reply: { create: ollamaJSON(recorded("api-chat-nonstream-one-tool-call-two-args.docs.json")) },
-            tools: [getCurrentWeather],
-            expected: { name: "get_current_weather", args: { format: "celsius", location: "Paris, FR" } },
-          },
-        ],
-        finishReasons: [
-          { name: "stop", reply: ollamaReply(recorded("api-chat-nonstream-text-after-tool-result.docs.json")), expected: "stop" },
-          {
-            name: "stop with a tool call",
-            reply: { create: ollamaJSON(recorded("api-chat-nonstream-one-tool-call.docs.json")), stream: toolCallStream },
-            tools: [getWeather],
-            expected: "tool-calls",
-          },
-        ],
+describe.skipIf(!hasSharedFixtures)(
+  hasSharedFixtures ? "recorded fixtures" : `OllamaChatModel conformance (recorded): ${missingFixturesMessage}`,
+  () => {
+    if (!hasSharedFixtures) return;
+    const recorded = (name: string) => readJSONFixture<ChatResponse>(`ollama/${name}`);
+    const toolCallStream = ollamaNDJSON(ndjsonLines(readFixture("ollama/api-chat-stream-tool-call.docs.ndjson")));
+    runAdapterConformance(
+      { describe, it },
+      {
+        ...common,
+        name: "OllamaChatModel conformance (recorded)",
+        scenarios: {
+          text: [
+            {
+              // The docs show no whole text stream: the stream is this reply as Ollama streams it.
+              name: "final answer after a tool result",
+              reply: ollamaReply(recorded("api-chat-nonstream-text-after-tool-result.docs.json")),
+              expected: {
+                text: "The current temperature in Toronto is 11°C.",
+                usage: { inputTokens: 94, outputTokens: 11, totalTokens: 105 },
+              },
+            },
+          ],
+          toolCall: [
+            {
+              name: "get_weather",
+              reply: {
+                create: ollamaJSON(recorded("api-chat-nonstream-one-tool-call.docs.json")),
+                stream: toolCallStream,
+              },
+              tools: [getWeather],
+              expected: { name: "get_weather", args: { city: "Tokyo" } },
+            },
+            {
+              name: "two arguments",
+              reply: { create: ollamaJSON(recorded("api-chat-nonstream-one-tool-call-two-args.docs.json")) },
+              tools: [getCurrentWeather],
+              expected: { name: "get_current_weather", args: { format: "celsius", location: "Paris, FR" } },
+            },
+          ],
+          finishReasons: [
+            {
+              name: "stop",
+              reply: ollamaReply(recorded("api-chat-nonstream-text-after-tool-result.docs.json")),
+              expected: "stop",
+            },
+            {
+              name: "stop with a tool call",
+              reply: {
+                create: ollamaJSON(recorded("api-chat-nonstream-one-tool-call.docs.json")),
+                stream: toolCallStream,
+              },
+              tools: [getWeather],
+              expected: "tool-calls",
+            },
+          ],
+        },
       },
-    },
-  );
-});
+    );
+  },
+);

@@ -17,7 +17,11 @@ import { ndjsonLines, sendNDJSON } from "../../support/ndjson.js";
 const ownFixturesDir = join(dirname(fileURLToPath(import.meta.url)), "__fixtures__");
 
 /** The model under test, pointed at a loopback server. No transport retries unless asked. */
-export function createOllamaModel(url: string, options: OllamaChatModelOptions = {}, modelId = "llama3.2"): OllamaChatModel {
+export function createOllamaModel(
+  url: string,
+  options: OllamaChatModelOptions = {},
+  modelId = "llama3.2",
+): OllamaChatModel {
   return new OllamaChatModel(modelId, { host: url, retry: { maxRetries: 0 }, ...options });
 }
 
@@ -64,7 +68,8 @@ export function toStreamParts(response: ChatResponse): object[] {
   const { message, done: _done, done_reason, ...stats } = response;
   const head = { model: response.model, created_at: response.created_at };
   const parts: object[] = [];
-  const delta = (fields: object) => parts.push({ ...head, message: { role: "assistant", content: "", ...fields }, done: false });
+  const delta = (fields: object) =>
+    parts.push({ ...head, message: { role: "assistant", content: "", ...fields }, done: false });
   for (const piece of pieces(message.thinking ?? "")) delta({ thinking: piece });
   for (const piece of pieces(message.content)) delta({ content: piece });
   if (message.tool_calls?.length) delta({ tool_calls: message.tool_calls });
@@ -78,7 +83,11 @@ function pieces(text: string): string[] {
 
 /** A `/api/chat` JSON body, as the conformance suite replays it. */
 export function ollamaJSON(body: string | object, status = 200): ReplayResponse {
-  return { status, headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) };
+  return {
+    status,
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  };
 }
 
 /** An NDJSON stream, one object per line, each line sent on its own. */
@@ -104,6 +113,7 @@ export function readOllamaRequest(request: ReplayedRequest): WireSummary {
   return {
     tools: body.tools,
     toolChoice: body.tool_choice,
-    responseFormat: format === undefined ? undefined : format === "json" ? { type: "json" } : { type: "json-schema", schema: format },
+    responseFormat:
+      format === undefined ? undefined : format === "json" ? { type: "json" } : { type: "json-schema", schema: format },
   };
 }

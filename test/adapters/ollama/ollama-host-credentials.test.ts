@@ -23,7 +23,10 @@ describe("OllamaChatModel host credentials without a scheme", () => {
     server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
     const error = await createOllamaModel(schemeless())
       .create({ messages: ask })
-      .then(() => undefined, (caught: unknown) => caught as Error);
+      .then(
+        () => undefined,
+        (caught: unknown) => caught as Error,
+      );
 
     expect(error?.message ?? "").not.toContain("hunter2");
     expect(error).toBeUndefined();
@@ -49,7 +52,9 @@ describe("OllamaChatModel host credentials without a scheme", () => {
       keys.push(key);
       return set(key, value, ttlMs);
     };
-    await createOllamaModel(schemeless(), { cache }).create({ messages: ask }).catch(() => undefined);
+    await createOllamaModel(schemeless(), { cache })
+      .create({ messages: ask })
+      .catch(() => undefined);
 
     expect(keys.join(" ")).not.toContain("hunter2");
     // What the model reports as its server (messages, cache key) has no credentials.

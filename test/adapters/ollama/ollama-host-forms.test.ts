@@ -40,7 +40,11 @@ describe("OllamaChatModel OLLAMA_HOST forms", () => {
       retry: { maxRetries: 0 },
       fetch: (url) => {
         urls.push(String(url));
-        return Promise.resolve(new Response(readOwnFixture("api-chat-nonstream-text.json"), { headers: { "content-type": "application/json" } }));
+        return Promise.resolve(
+          new Response(readOwnFixture("api-chat-nonstream-text.json"), {
+            headers: { "content-type": "application/json" },
+          }),
+        );
       },
     });
     const output = await model.create({ messages: ask });

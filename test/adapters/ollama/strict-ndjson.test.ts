@@ -20,7 +20,8 @@ async function read(response: Response): Promise<{ text: string; error?: Error }
   const decoder = new TextDecoder();
   let text = "";
   try {
-    for (let next = await reader.read(); !next.done; next = await reader.read()) text += decoder.decode(next.value, { stream: true });
+    for (let next = await reader.read(); !next.done; next = await reader.read())
+      text += decoder.decode(next.value, { stream: true });
     return { text };
   } catch (error) {
     return { text, error: error as Error };
@@ -34,14 +35,17 @@ describe("strictNDJSON", () => {
     expect(await read(strictNDJSON(ndjson(good, size)))).toEqual({ text: good });
   });
 
-  it.each([1, 4, 1000])("should end at a line that is not a JSON object, after the lines before it, in %i-byte pieces", async (size) => {
-    for (const bad of ['{"message": {"content": "lo"', "0", "null", "<html>", "{not json"]) {
-      const { text, error } = await read(strictNDJSON(ndjson(`{"a":1}\n${bad}\n{"done":true}\n`, size)));
-      expect(error).toBeInstanceOf(SyntaxError);
-      expect(text.startsWith('{"a":1}\n')).toBe(true);
-      expect(text).not.toContain("done");
-    }
-  });
+  it.each([1, 4, 1000])(
+    "should end at a line that is not a JSON object, after the lines before it, in %i-byte pieces",
+    async (size) => {
+      for (const bad of ['{"message": {"content": "lo"', "0", "null", "<html>", "{not json"]) {
+        const { text, error } = await read(strictNDJSON(ndjson(`{"a":1}\n${bad}\n{"done":true}\n`, size)));
+        expect(error).toBeInstanceOf(SyntaxError);
+        expect(text.startsWith('{"a":1}\n')).toBe(true);
+        expect(text).not.toContain("done");
+      }
+    },
+  );
 
   it("should catch a misshapen last line without a newline", async () => {
     const { error } = await read(strictNDJSON(ndjson('{"a":1}\n{"cut": tr', 5)));

@@ -27,7 +27,9 @@ describe("convertToOpenAIMessages", () => {
   });
 
   it("should refuse base64 image data without a media type", () => {
-    expect(() => convertToOpenAIMessages([{ role: "user", content: [{ type: "image", image: "iVBORw0KGgo=" }] }])).toThrow(TypeError);
+    expect(() =>
+      convertToOpenAIMessages([{ role: "user", content: [{ type: "image", image: "iVBORw0KGgo=" }] }]),
+    ).toThrow(TypeError);
   });
 
   it("should send a PDF as an inline file and wav/mp3 as input_audio", () => {
@@ -51,7 +53,9 @@ describe("convertToOpenAIMessages", () => {
 
   it("should refuse a non-image file given by URL, saying to pass its data", () => {
     expect(() =>
-      convertToOpenAIMessages([{ role: "user", content: [{ type: "file", data: "https://example.com/a.pdf", mediaType: "application/pdf" }] }]),
+      convertToOpenAIMessages([
+        { role: "user", content: [{ type: "file", data: "https://example.com/a.pdf", mediaType: "application/pdf" }] },
+      ]),
     ).toThrow(/base64 data, not URLs/);
   });
 
@@ -71,7 +75,13 @@ describe("convertFromOpenAIMessages", () => {
   it("should give back the keelson conversation it was made from", () => {
     const conversation: Message[] = [
       { role: "system", content: "Be brief." },
-      { role: "user", content: [{ type: "text", text: "Look this up" }, { type: "image", image: "https://example.com/x.png" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Look this up" },
+          { type: "image", image: "https://example.com/x.png" },
+        ],
+      },
       {
         role: "assistant",
         content: [

@@ -16,7 +16,10 @@ const weather = {
   description: "The weather in a city.",
   inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
 };
-const time = { name: "get_time", inputSchema: { type: "object", properties: { zone: { type: "string" } }, required: ["zone"] } };
+const time = {
+  name: "get_time",
+  inputSchema: { type: "object", properties: { zone: { type: "string" } }, required: ["zone"] },
+};
 const user = [{ role: "user" as const, content: "hi" }];
 
 let server: LoopbackServer;
@@ -55,8 +58,14 @@ function answerText(text: string): void {
 
 const modes = [
   { mode: "create", run: (subject: OpenAIChatModel, input: ChatModelInput) => subject.create(input) },
-  { mode: "createStream", run: (subject: OpenAIChatModel, input: ChatModelInput) => subject.createStream(input).final() },
-] as const satisfies readonly { mode: string; run: (subject: OpenAIChatModel, input: ChatModelInput) => Promise<ChatModelOutput> }[];
+  {
+    mode: "createStream",
+    run: (subject: OpenAIChatModel, input: ChatModelInput) => subject.createStream(input).final(),
+  },
+] as const satisfies readonly {
+  mode: string;
+  run: (subject: OpenAIChatModel, input: ChatModelInput) => Promise<ChatModelOutput>;
+}[];
 
 describe("OpenAIChatModel", () => {
   describe.each(modes)("$mode", ({ mode, run }) => {
@@ -67,7 +76,10 @@ describe("OpenAIChatModel", () => {
       expect(request!.method).toBe("POST");
       expect(request!.url).toBe("/v1/chat/completions");
       expect(request!.json.tools).toEqual([
-        { type: "function", function: { name: "get_weather", description: "The weather in a city.", parameters: weather.inputSchema } },
+        {
+          type: "function",
+          function: { name: "get_weather", description: "The weather in a city.", parameters: weather.inputSchema },
+        },
         { type: "function", function: { name: "get_time", parameters: time.inputSchema } },
       ]);
       expect(request!.json.tool_choice).toEqual({ type: "function", function: { name: "get_weather" } });
@@ -85,8 +97,14 @@ describe("OpenAIChatModel", () => {
       await run(subject, input);
       lookup.description = "second";
       await run(subject, input);
-      const sent = server.requests.map((request) => (request.json.tools as { function: { name: string; description?: string } }[]).map((tool) => tool.function));
-      expect(sent.map((functions) => functions.map((fn) => fn.name))).toEqual([["get_weather"], ["get_weather", "get_time"], ["get_weather", "get_time"]]);
+      const sent = server.requests.map((request) =>
+        (request.json.tools as { function: { name: string; description?: string } }[]).map((tool) => tool.function),
+      );
+      expect(sent.map((functions) => functions.map((fn) => fn.name))).toEqual([
+        ["get_weather"],
+        ["get_weather", "get_time"],
+        ["get_weather", "get_time"],
+      ]);
       expect(sent.map((functions) => functions[1]?.description)).toEqual([undefined, "first", "second"]);
     });
 
@@ -119,7 +137,10 @@ describe("OpenAIChatModel", () => {
         properties: { answer: { type: "string" }, confidence: { type: "number" } },
         required: ["answer"],
       };
-      const output = await run(model(), { messages: user, responseFormat: { type: "json-schema", name: "capital", schema } });
+      const output = await run(model(), {
+        messages: user,
+        responseFormat: { type: "json-schema", name: "capital", schema },
+      });
       const format = server.requests[0]!.json.response_format;
       expect(format.type).toBe("json_schema");
       expect(format.json_schema.name).toBe("capital");
@@ -181,7 +202,11 @@ describe("OpenAIChatModel", () => {
       expect(output.text).toBe("ok");
       const body = server.requests[0]!.json;
       expect(body.stream).toBe(streamed);
-      expect(body.stream_options).toEqual(streamed ? { include_obfuscation: false, include_usage: true } : { include_obfuscation: false, include_usage: false });
+      expect(body.stream_options).toEqual(
+        streamed
+          ? { include_obfuscation: false, include_usage: true }
+          : { include_obfuscation: false, include_usage: false },
+      );
     });
 
     it("should send the whole assistant message and pair tool results by id", async () => {
@@ -209,40 +234,67 @@ describe("OpenAIChatModel", () => {
           content: "Looking it up.",
           // A custom baseURL: a tool-call turn's reasoning goes back, as DeepSeek's thinking mode requires.
           reasoning_content: "I should look it up.",
-          tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+          ],
         },
         { role: "tool", tool_call_id: "call_1", content: "18°C" },
       ]);
     });
 
     it("should make one request for a 429 insufficient_quota even with retries left", async () => {
-      server.handle((_request, response) => sendJSON(response, 429, readOwnOpenAIFixture("error-429-insufficient-quota.json")));
-      const error = await run(model({ retry: { maxRetries: 3, initialDelayMs: 1 } }), { messages: user }).catch((caught: unknown) => caught);
+      server.handle((_request, response) =>
+        sendJSON(response, 429, readOwnOpenAIFixture("error-429-insufficient-quota.json")),
+      );
+      const error = await run(model({ retry: { maxRetries: 3, initialDelayMs: 1 } }), { messages: user }).catch(
+        (caught: unknown) => caught,
+      );
       expect(ProviderError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ statusCode: 429, reason: "rate-limit", isRetryable: false, code: "insufficient_quota" });
+      expect(error).toMatchObject({
+        statusCode: 429,
+        reason: "rate-limit",
+        isRetryable: false,
+        code: "insufficient_quota",
+      });
       expect((error as Error).message).toMatch(/plan and billing/);
       expect(server.requests).toHaveLength(1);
     });
 
     it("should turn the SDK's own retries off for a given client, so that keelson's retries are the only ones", async () => {
-      server.handle((_request, response) => sendJSON(response, 500, readOwnOpenAIFixture("error-500-server.json"), { "retry-after-ms": "1" }));
-      const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey });
-      const error = await run(new OpenAIChatModel("gpt-4o-mini", { client, retry: { maxRetries: 1, initialDelayMs: 1 } }), { messages: user }).catch(
-        (caught: unknown) => caught,
+      server.handle((_request, response) =>
+        sendJSON(response, 500, readOwnOpenAIFixture("error-500-server.json"), { "retry-after-ms": "1" }),
       );
+      const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey });
+      const error = await run(
+        new OpenAIChatModel("gpt-4o-mini", { client, retry: { maxRetries: 1, initialDelayMs: 1 } }),
+        { messages: user },
+      ).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ statusCode: 500, reason: "server" });
       expect(server.requests).toHaveLength(2);
     });
 
     it("should keep the API key out of the error even when the server echoes it", async () => {
       server.handle((_request, response) =>
-        sendJSON(response, 401, { error: { message: `Incorrect API key provided: ${apiKey}.`, type: "invalid_request_error", param: null, code: "invalid_api_key" } }),
+        sendJSON(response, 401, {
+          error: {
+            message: `Incorrect API key provided: ${apiKey}.`,
+            type: "invalid_request_error",
+            param: null,
+            code: "invalid_api_key",
+          },
+        }),
       );
       const error = (await run(model(), { messages: user }).catch((caught: unknown) => caught)) as ProviderError;
       expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${apiKey}`);
       expect(error).toMatchObject({ statusCode: 401, reason: "authentication", isRetryable: false });
       expect(error.message).toMatch(/OPENAI_API_KEY/);
-      for (const text of [error.message, JSON.stringify(error), inspect(error, { depth: 10 }), String(error.cause), JSON.stringify(error.cause)]) {
+      for (const text of [
+        error.message,
+        JSON.stringify(error),
+        inspect(error, { depth: 10 }),
+        String(error.cause),
+        JSON.stringify(error.cause),
+      ]) {
         expect(text).not.toContain(apiKey);
       }
       expect(error.message).toContain("[redacted]");
@@ -251,7 +303,8 @@ describe("OpenAIChatModel", () => {
     it("should learn from a 400 that refuses tool_choice and retry on the response-format rung", async () => {
       const union = openAITextReply('{"item":{"name":"get_weather","parameters":{"city":"Oslo"}}}');
       server.handle((request, response) => {
-        if (server.requests.length === 1) return sendJSON(response, 400, readOwnOpenAIFixture("error-400-tool-choice.json"));
+        if (server.requests.length === 1)
+          return sendJSON(response, 400, readOwnOpenAIFixture("error-400-tool-choice.json"));
         const step = (request.json as { stream?: boolean }).stream ? union.stream! : union.create!;
         response.writeHead(200, step.headers);
         response.end(step.body as string);
@@ -265,12 +318,21 @@ describe("OpenAIChatModel", () => {
       expect(server.requests[1]!.json.response_format.type).toBe("json_schema");
       expect(subject.toolChoiceSupport.has("required")).toBe(false);
       expect(output.meta.toolChoice).toBe("response-format");
-      expect(output.toolCalls.map(({ name, args }) => ({ name, args }))).toEqual([{ name: "get_weather", args: { city: "Oslo" } }]);
+      expect(output.toolCalls.map(({ name, args }) => ({ name, args }))).toEqual([
+        { name: "get_weather", args: { city: "Oslo" } },
+      ]);
     });
 
     it("should learn from a gateway's 400 whose message alone says the tool_choice value is unsupported", async () => {
       // vLLM's wording when auto tool choice is not enabled: no param, a numeric code.
-      const refusal = { error: { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: "BadRequestError", param: null, code: 400 } };
+      const refusal = {
+        error: {
+          message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+          type: "BadRequestError",
+          param: null,
+          code: 400,
+        },
+      };
       const reply = openAITextReply("no tool needed");
       server.handle((request, response) => {
         if (server.requests.length === 1) return sendJSON(response, 400, refusal);
@@ -289,9 +351,22 @@ describe("OpenAIChatModel", () => {
     });
 
     it("should not mark a 400 about another parameter as a tool_choice refusal", async () => {
-      server.handle((_request, response) => sendJSON(response, 400, readOwnOpenAIFixture("error-400-tool-choice.json").replace('"tool_choice"', '"messages[0].role"').replace("Invalid value: 'required'. Supported values are: 'none' and 'auto'.", "Unsupported value: 'messages[0].role' does not support 'system' with this model.")));
+      server.handle((_request, response) =>
+        sendJSON(
+          response,
+          400,
+          readOwnOpenAIFixture("error-400-tool-choice.json")
+            .replace('"tool_choice"', '"messages[0].role"')
+            .replace(
+              "Invalid value: 'required'. Supported values are: 'none' and 'auto'.",
+              "Unsupported value: 'messages[0].role' does not support 'system' with this model.",
+            ),
+        ),
+      );
       const subject = model({ toolChoiceSupport: ["auto", "none", "required", "single"] });
-      const error = await run(subject, { messages: user, tools: [weather], toolChoice: "required" }).catch((caught: unknown) => caught);
+      const error = await run(subject, { messages: user, tools: [weather], toolChoice: "required" }).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toMatchObject({ statusCode: 400, reason: "invalid-request", rejectedParameter: undefined });
       expect(server.requests).toHaveLength(1);
       expect(subject.toolChoiceSupport.has("required")).toBe(true);
@@ -303,7 +378,13 @@ describe("OpenAIChatModel", () => {
         object: "chat.completion",
         created: 1,
         model: "deepseek-reasoner",
-        choices: [{ index: 0, message: { role: "assistant", content: "42", reasoning_content: "Think." }, finish_reason: "stop" }],
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: "42", reasoning_content: "Think." },
+            finish_reason: "stop",
+          },
+        ],
         usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
       };
       const chunk = (delta: object, finish: string | null) =>
@@ -311,7 +392,12 @@ describe("OpenAIChatModel", () => {
       server.handle((request, response) => {
         if (!(request.json as { stream?: boolean }).stream) return sendJSON(response, 200, completion);
         response.writeHead(200, { "content-type": "text/event-stream" });
-        response.end(chunk({ reasoning_content: "Thi" }, null) + chunk({ reasoning_content: "nk." }, null) + chunk({ content: "42" }, "stop") + "data: [DONE]\n\n");
+        response.end(
+          chunk({ reasoning_content: "Thi" }, null) +
+            chunk({ reasoning_content: "nk." }, null) +
+            chunk({ content: "42" }, "stop") +
+            "data: [DONE]\n\n",
+        );
       });
       const output = await run(model(), { messages: user });
       expect(output.reasoning).toBe("Think.");
@@ -323,12 +409,21 @@ describe("OpenAIChatModel", () => {
       server.handle((request, response) => {
         if (!(request.json as { stream?: boolean }).stream) {
           return sendJSON(response, 200, {
-            id: "c", object: "chat.completion", created: 1, model: "m",
+            id: "c",
+            object: "chat.completion",
+            created: 1,
+            model: "m",
             choices: [{ index: 0, message: { role: "assistant", content: null, refusal }, finish_reason: "stop" }],
           });
         }
         response.writeHead(200, { "content-type": "text/event-stream" });
-        const payload = { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { refusal }, finish_reason: "stop" }] };
+        const payload = {
+          id: "c",
+          object: "chat.completion.chunk",
+          created: 1,
+          model: "m",
+          choices: [{ index: 0, delta: { refusal }, finish_reason: "stop" }],
+        };
         response.end(`data: ${JSON.stringify(payload)}\n\ndata: [DONE]\n\n`);
       });
       const output = await run(model(), { messages: user });
@@ -341,7 +436,13 @@ describe("OpenAIChatModel", () => {
     answerWith("chat-text-reasoning-usage.json", "chat-text.sse");
     const output = await model().createStream({ messages: user }).final();
     expect(server.requests[0]!.json).toMatchObject({ stream: true, stream_options: { include_usage: true } });
-    expect(output.usage).toEqual({ inputTokens: 19, outputTokens: 10, totalTokens: 29, cachedInputTokens: 0, reasoningTokens: 0 });
+    expect(output.usage).toEqual({
+      inputTokens: 19,
+      outputTokens: 10,
+      totalTokens: 29,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+    });
     expect(Array.isArray(output.raw)).toBe(true);
     expect((output.raw as unknown[]).length).toBe(7);
   });
@@ -356,8 +457,16 @@ describe("OpenAIChatModel", () => {
   it("should raise a server ProviderError for an error event inside the stream", async () => {
     server.handle((_request, response) => {
       response.writeHead(200, { "content-type": "text/event-stream" });
-      const chunk = { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "Par" }, finish_reason: null }] };
-      response.end(`data: ${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify({ error: { message: "The server had an error while processing your request.", type: "server_error" } })}\n\n`);
+      const chunk = {
+        id: "c",
+        object: "chat.completion.chunk",
+        created: 1,
+        model: "m",
+        choices: [{ index: 0, delta: { content: "Par" }, finish_reason: null }],
+      };
+      response.end(
+        `data: ${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify({ error: { message: "The server had an error while processing your request.", type: "server_error" } })}\n\n`,
+      );
     });
     const chunks: string[] = [];
     const stream = model({ retry: { maxRetries: 0 } }).createStream({ messages: user });
@@ -371,8 +480,12 @@ describe("OpenAIChatModel", () => {
   });
 
   it("should read retry-after-ms into retryAfterMs", async () => {
-    server.handle((_request, response) => sendJSON(response, 429, readOwnOpenAIFixture("error-429-rate-limit.json"), { "retry-after-ms": "1500" }));
-    const error = await model({ retry: { maxRetries: 0 } }).create({ messages: user }).catch((caught: unknown) => caught);
+    server.handle((_request, response) =>
+      sendJSON(response, 429, readOwnOpenAIFixture("error-429-rate-limit.json"), { "retry-after-ms": "1500" }),
+    );
+    const error = await model({ retry: { maxRetries: 0 } })
+      .create({ messages: user })
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ statusCode: 429, retryAfterMs: 1500, isRetryable: true });
   });
 
@@ -390,13 +503,20 @@ describe("OpenAIChatModel", () => {
   it("should raise a timeout ProviderError when the SDK's timeout passes", async () => {
     server.handle(() => undefined); // never answers
     const client = new OpenAI({ baseURL: server.url, apiKey, maxRetries: 0, timeout: 50 });
-    const error = await model({ client, retry: { maxRetries: 0 } }).create({ messages: user }).catch((caught: unknown) => caught);
+    const error = await model({ client, retry: { maxRetries: 0 } })
+      .create({ messages: user })
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ reason: "timeout", isRetryable: true });
   });
 
   it("should use a given client as it is", async () => {
     answerText("ok");
-    const client = new OpenAI({ baseURL: `${server.url}/custom`, apiKey: "sk-other-key-456", maxRetries: 0, defaultHeaders: { "x-own": "yes" } });
+    const client = new OpenAI({
+      baseURL: `${server.url}/custom`,
+      apiKey: "sk-other-key-456",
+      maxRetries: 0,
+      defaultHeaders: { "x-own": "yes" },
+    });
     const subject = new OpenAIChatModel("gpt-4o-mini", { client });
     await subject.create({ messages: user });
     expect(subject.client).toBe(client);

@@ -11,7 +11,10 @@ import { call, callModes } from "../../support/run-modes.js";
 
 const apiKey = "sk-test-SENTINEL-123";
 const user = [{ role: "user" as const, content: "Weather in Paris and Rome?" }];
-const cityTool = (name: string) => ({ name, inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } });
+const cityTool = (name: string) => ({
+  name,
+  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+});
 
 let server: LoopbackServer;
 beforeEach(async () => {
@@ -28,15 +31,32 @@ describe("OpenAIChatModel", () => {
     const chunk = (delta: object, finish: string | null = null) => streamChunk(delta, finish, "gemini-2.5-flash");
     const answer = (payloads: string[]) => answerWithStream(server, payloads);
     const model = () =>
-      new OpenAIChatModel("gemini-2.5-flash", { baseURL: `${server.url}/v1`, apiKey, allowParallelToolCalls: true, retry: { maxRetries: 0 }, maxRepairAttempts: 0 });
+      new OpenAIChatModel("gemini-2.5-flash", {
+        baseURL: `${server.url}/v1`,
+        apiKey,
+        allowParallelToolCalls: true,
+        retry: { maxRetries: 0 },
+        maxRepairAttempts: 0,
+      });
 
     it("should keep two calls sent in separate chunks apart", async () => {
       answer([
-        chunk({ role: "assistant", tool_calls: [{ id: "function-call-1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }] }),
-        chunk({ tool_calls: [{ id: "function-call-2", type: "function", function: { name: "time", arguments: '{"city":"Rome"}' } }] }),
+        chunk({
+          role: "assistant",
+          tool_calls: [
+            { id: "function-call-1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } },
+          ],
+        }),
+        chunk({
+          tool_calls: [
+            { id: "function-call-2", type: "function", function: { name: "time", arguments: '{"city":"Rome"}' } },
+          ],
+        }),
         chunk({}, "stop"),
       ]);
-      const output = await model().createStream({ messages: user, tools: [cityTool("weather"), cityTool("time")] }).final();
+      const output = await model()
+        .createStream({ messages: user, tools: [cityTool("weather"), cityTool("time")] })
+        .final();
       expect(output.toolCalls).toEqual([
         { type: "tool-call", id: "function-call-1", name: "weather", args: { city: "Paris" } },
         { type: "tool-call", id: "function-call-2", name: "time", args: { city: "Rome" } },
@@ -54,7 +74,9 @@ describe("OpenAIChatModel", () => {
         }),
         chunk({}, "stop"),
       ]);
-      const output = await model().createStream({ messages: user, tools: [cityTool("weather")] }).final();
+      const output = await model()
+        .createStream({ messages: user, tools: [cityTool("weather")] })
+        .final();
       expect(output.toolCalls.map(({ id, args }) => ({ id, args }))).toEqual([
         { id: "function-call-1", args: { city: "Paris" } },
         { id: "function-call-2", args: { city: "Rome" } },
@@ -63,12 +85,21 @@ describe("OpenAIChatModel", () => {
 
     it("should join index-less argument fragments onto the call they continue", async () => {
       answer([
-        chunk({ role: "assistant", tool_calls: [{ id: "function-call-1", type: "function", function: { name: "weather", arguments: '{"city":' } }] }),
+        chunk({
+          role: "assistant",
+          tool_calls: [
+            { id: "function-call-1", type: "function", function: { name: "weather", arguments: '{"city":' } },
+          ],
+        }),
         chunk({ tool_calls: [{ function: { arguments: '"Paris"}' } }] }),
         chunk({}, "stop"),
       ]);
-      const output = await model().createStream({ messages: user, tools: [cityTool("weather")] }).final();
-      expect(output.toolCalls).toEqual([{ type: "tool-call", id: "function-call-1", name: "weather", args: { city: "Paris" } }]);
+      const output = await model()
+        .createStream({ messages: user, tools: [cityTool("weather")] })
+        .final();
+      expect(output.toolCalls).toEqual([
+        { type: "tool-call", id: "function-call-1", name: "weather", args: { city: "Paris" } },
+      ]);
     });
   });
 
@@ -77,10 +108,18 @@ describe("OpenAIChatModel", () => {
   // traces quoted in InternLM/lmdeploy#3412; also sgl-project/sglang#6310, agno-agi/agno#8880).
   describe("streamed tool calls that all carry index 0", () => {
     const chunk = (delta: object, finish: string | null = null) => streamChunk(delta, finish, "Qwen3-8B");
-    const call = (id: string, fields: { name?: string; arguments: string }) => ({ tool_calls: [{ index: 0, id, type: "function", function: fields }] });
+    const call = (id: string, fields: { name?: string; arguments: string }) => ({
+      tool_calls: [{ index: 0, id, type: "function", function: fields }],
+    });
     const answer = (payloads: string[]) => answerWithStream(server, payloads);
     const model = () =>
-      new OpenAIChatModel("Qwen3-8B", { baseURL: `${server.url}/v1`, apiKey, allowParallelToolCalls: true, retry: { maxRetries: 0 }, maxRepairAttempts: 0 });
+      new OpenAIChatModel("Qwen3-8B", {
+        baseURL: `${server.url}/v1`,
+        apiKey,
+        allowParallelToolCalls: true,
+        retry: { maxRetries: 0 },
+        maxRepairAttempts: 0,
+      });
     const expected = [
       { type: "tool-call", id: "call-a", name: "weather", args: { city: "Paris" } },
       { type: "tool-call", id: "call-b", name: "time", args: { city: "Rome" } },
@@ -94,7 +133,9 @@ describe("OpenAIChatModel", () => {
         chunk(call("", { arguments: '{"city":"Rome"}' })),
         chunk({}, "tool_calls"),
       ]);
-      const output = await model().createStream({ messages: user, tools: [cityTool("weather"), cityTool("time")] }).final();
+      const output = await model()
+        .createStream({ messages: user, tools: [cityTool("weather"), cityTool("time")] })
+        .final();
       expect(output.toolCalls).toEqual(expected);
     });
 
@@ -106,7 +147,9 @@ describe("OpenAIChatModel", () => {
         chunk(call("call-b", { arguments: '{"city":"Rome"}' })),
         chunk({}, "tool_calls"),
       ]);
-      const output = await model().createStream({ messages: user, tools: [cityTool("weather"), cityTool("time")] }).final();
+      const output = await model()
+        .createStream({ messages: user, tools: [cityTool("weather"), cityTool("time")] })
+        .final();
       expect(output.toolCalls).toEqual(expected);
     });
   });
@@ -157,7 +200,12 @@ describe("OpenAIChatModel", () => {
 
       it("should learn it on an Azure deployment whose name says nothing of the model", async () => {
         refuseParallelToolCalls();
-        const model = new AzureOpenAIChatModel("reasoning-prod", { endpoint: server.url, apiKey, apiVersion: "2024-12-01-preview", retry: { maxRetries: 0 } });
+        const model = new AzureOpenAIChatModel("reasoning-prod", {
+          endpoint: server.url,
+          apiKey,
+          apiVersion: "2024-12-01-preview",
+          retry: { maxRetries: 0 },
+        });
         const output = await call(model, { messages: user, tools: [cityTool("weather")] }, mode);
         expect(output.text).toBe("It is sunny.");
       });
@@ -171,12 +219,14 @@ describe("OpenAIChatModel", () => {
   const refusals = {
     Groq: {
       error: {
-        message: "'messages.1' : for 'role:assistant' the following must be satisfied[('messages.1' : property 'reasoning_content' is unsupported)]",
+        message:
+          "'messages.1' : for 'role:assistant' the following must be satisfied[('messages.1' : property 'reasoning_content' is unsupported)]",
         type: "invalid_request_error",
       },
     },
     Cerebras: {
-      message: "messages.2.assistant.reasoning_content: property 'messages.2.assistant.reasoning_content' is unsupported",
+      message:
+        "messages.2.assistant.reasoning_content: property 'messages.2.assistant.reasoning_content' is unsupported",
       type: "invalid_request_error",
       param: "validation_error",
       code: "wrong_api_format",
@@ -186,7 +236,11 @@ describe("OpenAIChatModel", () => {
   describe("an error body without the error envelope (Cerebras)", () => {
     it("should report the server's own message, not '400 status code (no body)'", async () => {
       server.handle((_request, response) => sendJSON(response, 400, refusals.Cerebras));
-      const model = new OpenAIChatModel("gpt-oss-120b", { baseURL: `${server.url}/v1`, apiKey, retry: { maxRetries: 0 } });
+      const model = new OpenAIChatModel("gpt-oss-120b", {
+        baseURL: `${server.url}/v1`,
+        apiKey,
+        retry: { maxRetries: 0 },
+      });
       const error = (await model.create({ messages: user }).then(
         () => undefined,
         (caught: unknown) => caught,
@@ -210,7 +264,8 @@ describe("OpenAIChatModel", () => {
       },
       { role: "tool" as const, toolCallId: "call_1", toolName: "weather", content: "Sunny." },
     ];
-    const carriesReasoning = (json: { messages: object[] }) => json.messages.some((message) => "reasoning_content" in message);
+    const carriesReasoning = (json: { messages: object[] }) =>
+      json.messages.some((message) => "reasoning_content" in message);
     const reply = openAITextReply("It is sunny.");
 
     describe.each(callModes)("%s", (mode) => {
@@ -221,7 +276,11 @@ describe("OpenAIChatModel", () => {
           response.writeHead(200, step.headers);
           response.end(step.body as string);
         });
-        const model = new OpenAIChatModel("openai/gpt-oss-120b", { baseURL: `${server.url}/openai/v1`, apiKey, retry: { maxRetries: 0 } });
+        const model = new OpenAIChatModel("openai/gpt-oss-120b", {
+          baseURL: `${server.url}/openai/v1`,
+          apiKey,
+          retry: { maxRetries: 0 },
+        });
         const output = await call(model, { messages: history, tools: [cityTool("weather")] }, mode);
         expect(output.text).toBe("It is sunny.");
         expect(server.requests.map((request) => carriesReasoning(request.json))).toEqual([true, false]);
@@ -244,16 +303,29 @@ describe("OpenAIChatModel", () => {
           choices: [
             {
               index: 0,
-              message: { role: "assistant", content: "", tool_calls: [{ id: "D681PevKs", function: { name: "weather", arguments: '{"city":"Paris"}' }, index: 0 }] },
+              message: {
+                role: "assistant",
+                content: "",
+                tool_calls: [
+                  { id: "D681PevKs", function: { name: "weather", arguments: '{"city":"Paris"}' }, index: 0 },
+                ],
+              },
               finish_reason: "tool_calls",
             },
           ],
           usage: { prompt_tokens: 60, completion_tokens: 12, total_tokens: 72 },
         }),
       );
-      const model = new OpenAIChatModel("mistral-large-latest", { baseURL: `${server.url}/v1`, apiKey, retry: { maxRetries: 0 }, maxRepairAttempts: 0 });
+      const model = new OpenAIChatModel("mistral-large-latest", {
+        baseURL: `${server.url}/v1`,
+        apiKey,
+        retry: { maxRetries: 0 },
+        maxRepairAttempts: 0,
+      });
       const output = await model.create({ messages: user, tools: [cityTool("weather")] });
-      expect(output.toolCalls).toEqual([{ type: "tool-call", id: "D681PevKs", name: "weather", args: { city: "Paris" } }]);
+      expect(output.toolCalls).toEqual([
+        { type: "tool-call", id: "D681PevKs", name: "weather", args: { city: "Paris" } },
+      ]);
       expect(output.finishReason).toBe("tool-calls");
     });
   });

@@ -18,8 +18,14 @@ async function modelWithStored(damage: (entry: Record<string, unknown>) => unkno
 describe("ChatModel cache reading an entry that is no answer", () => {
   describe.each(callModes)("through %s", (mode) => {
     it.each([
-      ["an output without meta", (entry: Record<string, unknown>) => ({ output: { ...(entry.output as object), meta: undefined } })],
-      ["an output whose text is no string", (entry: Record<string, unknown>) => ({ output: { ...(entry.output as object), text: 42 } })],
+      [
+        "an output without meta",
+        (entry: Record<string, unknown>) => ({ output: { ...(entry.output as object), meta: undefined } }),
+      ],
+      [
+        "an output whose text is no string",
+        (entry: Record<string, unknown>) => ({ output: { ...(entry.output as object), text: 42 } }),
+      ],
       ["chunks that are no list", (entry: Record<string, unknown>) => ({ ...entry, chunks: "garbage" })],
       ["chunks that are not chunks", (entry: Record<string, unknown>) => ({ ...entry, chunks: [null, 7] })],
     ])("should drop %s and ask the provider", async (_label, damage) => {
@@ -27,7 +33,8 @@ describe("ChatModel cache reading an entry that is no answer", () => {
       const { output, chunks } = await runCall(model, ask, mode);
       expect(output.text).toBe("fresh");
       expect(output.meta.cacheHit).toBe(false);
-      if (mode === "createStream") expect(chunks.every((chunk) => typeof chunk === "object" && typeof chunk.type === "string")).toBe(true);
+      if (mode === "createStream")
+        expect(chunks.every((chunk) => typeof chunk === "object" && typeof chunk.type === "string")).toBe(true);
       expect(model.calls).toHaveLength(2);
       // What replaced it is the fresh answer, served on the next call.
       expect((await runCall(model, ask, mode)).output).toMatchObject({ text: "fresh", meta: { cacheHit: true } });

@@ -11,7 +11,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe.each(callModes)("cacheTtlMs through %s", (mode) => {
   it("should keep an answer past the Keyv's own ttl when cacheTtlMs is Infinity", async () => {
     const keyv = new Keyv({ ttl: 40 });
-    const model = new ScriptedChatModel([textStep("kept"), textStep("asked again")], { cache: new KeyvCache(keyv), cacheTtlMs: Infinity });
+    const model = new ScriptedChatModel([textStep("kept"), textStep("asked again")], {
+      cache: new KeyvCache(keyv),
+      cacheTtlMs: Infinity,
+    });
     await runCall(model, { messages: [user("q")] }, mode);
     await sleep(120);
     const { output } = await runCall(model, { messages: [user("q")] }, mode);
@@ -38,14 +41,29 @@ describe.each(callModes)("cacheTtlMs through %s", (mode) => {
       ttls.push(ttl);
       return set(key, value, ttl);
     }) as typeof keyv.set;
-    await runCall(new ScriptedChatModel([textStep("a")], { cache: new KeyvCache(keyv), cacheTtlMs: Infinity }), { messages: [user("1")] }, mode);
-    await runCall(new ScriptedChatModel([textStep("a")], { cache: new KeyvCache(keyv), cacheTtlMs: 1500.2 }), { messages: [user("2")] }, mode);
-    await runCall(new ScriptedChatModel([textStep("a")], { cache: new KeyvCache(keyv) }), { messages: [user("3")] }, mode);
+    await runCall(
+      new ScriptedChatModel([textStep("a")], { cache: new KeyvCache(keyv), cacheTtlMs: Infinity }),
+      { messages: [user("1")] },
+      mode,
+    );
+    await runCall(
+      new ScriptedChatModel([textStep("a")], { cache: new KeyvCache(keyv), cacheTtlMs: 1500.2 }),
+      { messages: [user("2")] },
+      mode,
+    );
+    await runCall(
+      new ScriptedChatModel([textStep("a")], { cache: new KeyvCache(keyv) }),
+      { messages: [user("3")] },
+      mode,
+    );
     expect(ttls).toEqual([0, 1501, undefined]);
   });
 
   it("should keep an answer past a MemoryCache's own ttlMs when cacheTtlMs is Infinity", async () => {
-    const model = new ScriptedChatModel([textStep("kept"), textStep("asked again")], { cache: new MemoryCache({ ttlMs: 40 }), cacheTtlMs: Infinity });
+    const model = new ScriptedChatModel([textStep("kept"), textStep("asked again")], {
+      cache: new MemoryCache({ ttlMs: 40 }),
+      cacheTtlMs: Infinity,
+    });
     await runCall(model, { messages: [user("q")] }, mode);
     await sleep(120);
     const { output } = await runCall(model, { messages: [user("q")] }, mode);

@@ -35,7 +35,9 @@ describe("ChatModel cache serving a structured answer", () => {
 
       it("should share one request among identical calls in flight whose schema transforms the object", async () => {
         const model = new ScriptedChatModel([reply(3)], { ...profile, cache: new MemoryCache() });
-        const outputs = await Promise.all([1, 2, 3].map(() => runCall(model, { ...ask, responseFormat: labelled }, mode)));
+        const outputs = await Promise.all(
+          [1, 2, 3].map(() => runCall(model, { ...ask, responseFormat: labelled }, mode)),
+        );
         expect(outputs.map(({ output }) => output.object)).toEqual([1, 2, 3].map(() => ({ count: "3 open" })));
         expect(model.calls).toHaveLength(1);
       });

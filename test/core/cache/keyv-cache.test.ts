@@ -28,8 +28,15 @@ describe("KeyvCache", () => {
 
   it("should report a write its Keyv store failed, which Keyv swallows and answers false", async () => {
     // Keyv catches a store's error (without throwOnErrors) and resolves set() to false.
-    const readOnly = { get: async () => undefined, set: async () => Promise.reject(new Error("READONLY replica")), delete: async () => true, clear: async () => {} };
-    const model = new ScriptedChatModel([textStep("answered")], { cache: new KeyvCache(new Keyv({ store: readOnly })) });
+    const readOnly = {
+      get: async () => undefined,
+      set: async () => Promise.reject(new Error("READONLY replica")),
+      delete: async () => true,
+      clear: async () => {},
+    };
+    const model = new ScriptedChatModel([textStep("answered")], {
+      cache: new KeyvCache(new Keyv({ store: readOnly })),
+    });
     const warnings: string[] = [];
     model.emitter.on("warning", ({ code, message }) => warnings.push(`${code}: ${message}`));
     expect((await model.create({ messages: [{ role: "user", content: "q" }] })).text).toBe("answered");
@@ -64,7 +71,10 @@ describe.skipIf(!redis)("KeyvCache on a real Redis server", () => {
   });
 
   it.each([Infinity, 90_000.5])("should keep an answer in Redis with cacheTtlMs %s", async (cacheTtlMs) => {
-    const model = new ScriptedChatModel([textStep("kept"), textStep("asked again")], { cache: new KeyvCache(keyv), cacheTtlMs });
+    const model = new ScriptedChatModel([textStep("kept"), textStep("asked again")], {
+      cache: new KeyvCache(keyv),
+      cacheTtlMs,
+    });
     const ask = { messages: [{ role: "user" as const, content: `Status of ${randomUUID()}?` }] };
     await model.create(ask);
     const again = await model.create(ask);
@@ -76,9 +86,13 @@ describe.skipIf(!redis)("KeyvCache on a real Redis server", () => {
     const question = `What is the status of ${randomUUID()}?`;
     const answer = "All systems nominal.";
     const script = join(here, "__fixtures__/answer-through-redis.ts");
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, server.url, question, answer], {
-      cwd: join(here, "../../.."),
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", script, server.url, question, answer],
+      {
+        cwd: join(here, "../../.."),
+      },
+    );
     expect(JSON.parse(stdout)).toEqual({ text: answer, cacheHit: false, calls: 1 });
 
     // This process has no script at all: a provider request would fail. The answer comes from Redis.

@@ -31,7 +31,11 @@ describe("ChatModel cache", () => {
       const cache = new MemoryCache();
       const model = new ScriptedChatModel([textStep("a"), textStep("b"), textStep("c")], { cache });
       await runCall(model, { messages: [user("q")], parameters: { temperature: 0, topP: 1 } }, mode);
-      await runCall(model, { parameters: { topP: 1, temperature: 0 }, messages: [{ content: "q", role: "user" }] }, mode);
+      await runCall(
+        model,
+        { parameters: { topP: 1, temperature: 0 }, messages: [{ content: "q", role: "user" }] },
+        mode,
+      );
       expect(model.calls).toHaveLength(1);
       await runCall(model, { messages: [user("q")], parameters: { temperature: 1, topP: 1 } }, mode);
       await runCall(model, { messages: [user("q")], tools: [weather], parameters: { temperature: 0, topP: 1 } }, mode);
@@ -71,11 +75,20 @@ describe("ChatModel cache", () => {
     it("should serve a tool call from the cache when the tool's schema transforms its arguments", async () => {
       const lookup = defineTool({
         name: "lookup",
-        inputSchema: z.object({ incident: z.string().transform((id) => id.toUpperCase()), limit: z.string().transform(Number) }),
+        inputSchema: z.object({
+          incident: z.string().transform((id) => id.toUpperCase()),
+          limit: z.string().transform(Number),
+        }),
       });
-      const model = new ScriptedChatModel([toolCallStep("lookup", { incident: "inc-1", limit: "3" }), toolCallStep("lookup", { incident: "inc-2", limit: "9" })], {
-        cache: new MemoryCache(),
-      });
+      const model = new ScriptedChatModel(
+        [
+          toolCallStep("lookup", { incident: "inc-1", limit: "3" }),
+          toolCallStep("lookup", { incident: "inc-2", limit: "9" }),
+        ],
+        {
+          cache: new MemoryCache(),
+        },
+      );
       const first = await runCall(model, { ...ask, tools: [lookup] }, mode);
       expect(first.output.toolCalls[0]!.args).toEqual({ incident: "INC-1", limit: 3 });
       const again = await runCall(model, { ...ask, tools: [lookup] }, mode);
@@ -86,7 +99,10 @@ describe("ChatModel cache", () => {
 
     it("should drop a stored entry that no longer fits the call", async () => {
       const cache = new MemoryCache();
-      const model = new ScriptedChatModel([toolCallStep("weather", { city: "Oslo" }), toolCallStep("weather", { city: "Rome" })], { cache });
+      const model = new ScriptedChatModel(
+        [toolCallStep("weather", { city: "Oslo" }), toolCallStep("weather", { city: "Rome" })],
+        { cache },
+      );
       await runCall(model, { ...ask, tools: [weather] }, mode);
       const [key] = cache.keys();
       const stored = (await cache.get(key!)) as { output: { toolCalls: { args: unknown }[] } };
@@ -107,7 +123,9 @@ describe("ChatModel cache", () => {
 
     it("should give every sharer the failure and store nothing when the shared request fails", async () => {
       const cache = new MemoryCache();
-      const model = new ScriptedChatModel([errorStep({ statusCode: 401 }, { delayMs: 20 }), textStep("later")], { cache });
+      const model = new ScriptedChatModel([errorStep({ statusCode: 401 }, { delayMs: 20 }), textStep("later")], {
+        cache,
+      });
       const results = await Promise.allSettled(Array.from({ length: 5 }, () => runCall(model, ask, mode)));
       expect(results.every((result) => result.status === "rejected")).toBe(true);
       expect(model.calls).toHaveLength(1);
@@ -115,7 +133,9 @@ describe("ChatModel cache", () => {
     });
 
     it("should let the other sharers go on when the caller who started the request aborts", async () => {
-      const model = new ScriptedChatModel([textStep("slow", { delayMs: 50 }), textStep("second request")], { cache: new MemoryCache() });
+      const model = new ScriptedChatModel([textStep("slow", { delayMs: 50 }), textStep("second request")], {
+        cache: new MemoryCache(),
+      });
       const controller = new AbortController();
       const first = runCall(model, { ...ask, signal: controller.signal }, mode);
       const second = runCall(model, ask, mode);
@@ -124,23 +144,26 @@ describe("ChatModel cache", () => {
       expect((await second).output.text).toBe("second request");
     });
 
-    it.each(["get", "set"] as const)("should end with the TimeoutError at the call's timeout when the store's %s hangs", async (hangs) => {
-      // A store that never answers, as @keyv/redis does while Redis is unreachable (commands queue until it reconnects).
-      const hanging: ChatModelCache = {
-        get: () => (hangs === "get" ? new Promise(() => undefined) : Promise.resolve(undefined)),
-        set: () => (hangs === "set" ? new Promise(() => undefined) : Promise.resolve()),
-        delete: () => Promise.resolve(),
-      };
-      const model = new ScriptedChatModel([textStep("answered")], { cache: hanging });
-      const outcome = await Promise.race([
-        runCall(model, { ...ask, timeout: 50 }, mode).then(
-          () => "answered",
-          (error: Error) => error.name,
-        ),
-        new Promise((resolve) => setTimeout(() => resolve("still waiting after 2 s"), 2_000)),
-      ]);
-      expect(outcome).toBe("TimeoutError");
-    });
+    it.each(["get", "set"] as const)(
+      "should end with the TimeoutError at the call's timeout when the store's %s hangs",
+      async (hangs) => {
+        // A store that never answers, as @keyv/redis does while Redis is unreachable (commands queue until it reconnects).
+        const hanging: ChatModelCache = {
+          get: () => (hangs === "get" ? new Promise(() => undefined) : Promise.resolve(undefined)),
+          set: () => (hangs === "set" ? new Promise(() => undefined) : Promise.resolve()),
+          delete: () => Promise.resolve(),
+        };
+        const model = new ScriptedChatModel([textStep("answered")], { cache: hanging });
+        const outcome = await Promise.race([
+          runCall(model, { ...ask, timeout: 50 }, mode).then(
+            () => "answered",
+            (error: Error) => error.name,
+          ),
+          new Promise((resolve) => setTimeout(() => resolve("still waiting after 2 s"), 2_000)),
+        ]);
+        expect(outcome).toBe("TimeoutError");
+      },
+    );
 
     it("should keep working when the cache store fails", async () => {
       const broken: ChatModelCache = {
@@ -152,7 +175,10 @@ describe("ChatModel cache", () => {
       const warnings: string[] = [];
       model.emitter.on("warning", ({ message }) => warnings.push(message));
       expect((await runCall(model, ask, mode)).output.text).toBe("still answers");
-      expect(warnings).toEqual([expect.stringContaining("cache read failed"), expect.stringContaining("cache write failed")]);
+      expect(warnings).toEqual([
+        expect.stringContaining("cache read failed"),
+        expect.stringContaining("cache write failed"),
+      ]);
     });
   });
 
@@ -264,7 +290,9 @@ describe("ChatModel cache", () => {
   });
 
   it("should store what the provider sent, not what the first stream's consumer changed in the chunks it was handed", async () => {
-    const model = new ScriptedChatModel([toolCallStep("weather", { city: "Oslo" }), streamStep(["a", "b"])], { cache: new MemoryCache() });
+    const model = new ScriptedChatModel([toolCallStep("weather", { city: "Oslo" }), streamStep(["a", "b"])], {
+      cache: new MemoryCache(),
+    });
     const stream = model.createStream({ ...ask, tools: [weather] });
     for await (const chunk of stream) {
       // Agent code that edits the call it is handed in place (defaults, normalisation).
@@ -275,7 +303,8 @@ describe("ChatModel cache", () => {
     expect(hit.meta.cacheHit).toBe(true);
     expect(hit.toolCalls[0]!.args).toEqual({ city: "Oslo" });
 
-    for await (const chunk of model.createStream(ask)) if (chunk.type === "text-delta") chunk.text = chunk.text.toUpperCase();
+    for await (const chunk of model.createStream(ask))
+      if (chunk.type === "text-delta") chunk.text = chunk.text.toUpperCase();
     const replay = await runCall(model, ask, "createStream");
     expect(replay.output.meta.cacheHit).toBe(true);
     expect(replay.chunks.filter((chunk) => chunk.type === "text-delta")).toEqual([

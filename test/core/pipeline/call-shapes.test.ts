@@ -10,12 +10,20 @@ import { ScriptedChatModel, textStep, toolCallStep } from "../../../src/testing/
 const user = (content: string) => ({ role: "user" as const, content });
 const weather = defineTool({ name: "weather", inputSchema: z.object({ city: z.string() }) });
 const time = defineTool({ name: "time", inputSchema: z.object({ zone: z.string() }) });
-const unionReply = (name: string, parameters: Record<string, unknown>) => textStep(JSON.stringify({ name, parameters }));
+const unionReply = (name: string, parameters: Record<string, unknown>) =>
+  textStep(JSON.stringify({ name, parameters }));
 
 describe("a model's calls with the same input, the model's settings changed between them", () => {
   it("should climb down the ladder once toolChoiceSupport is replaced", async () => {
-    const model = new ScriptedChatModel([toolCallStep("weather", { city: "Paris" }), unionReply("weather", { city: "Oslo" })]);
-    const input: ChatModelInput = { messages: [user("Weather?")], tools: [weather, time], toolChoice: { type: "tool", name: "weather" } };
+    const model = new ScriptedChatModel([
+      toolCallStep("weather", { city: "Paris" }),
+      unionReply("weather", { city: "Oslo" }),
+    ]);
+    const input: ChatModelInput = {
+      messages: [user("Weather?")],
+      tools: [weather, time],
+      toolChoice: { type: "tool", name: "weather" },
+    };
 
     const native = await model.create(input);
     expect(native.meta.toolChoice).toBe("native");
@@ -30,8 +38,15 @@ describe("a model's calls with the same input, the model's settings changed betw
   });
 
   it("should see toolChoiceSupport changed in place (the same Set)", async () => {
-    const model = new ScriptedChatModel([toolCallStep("weather", { city: "Paris" }), toolCallStep("weather", { city: "Rome" })]);
-    const input: ChatModelInput = { messages: [user("Weather?")], tools: [weather, time], toolChoice: { type: "tool", name: "weather" } };
+    const model = new ScriptedChatModel([
+      toolCallStep("weather", { city: "Paris" }),
+      toolCallStep("weather", { city: "Rome" }),
+    ]);
+    const input: ChatModelInput = {
+      messages: [user("Weather?")],
+      tools: [weather, time],
+      toolChoice: { type: "tool", name: "weather" },
+    };
     await model.create(input);
 
     model.toolChoiceSupport.delete("single");
@@ -69,7 +84,10 @@ describe("a model's calls with the same input, the model's settings changed betw
 
 describe("a model's calls with the same input, the input's fields changed in place between them", () => {
   it("should force the tool a reused tool_choice object names now", async () => {
-    const model = new ScriptedChatModel([toolCallStep("weather", { city: "Paris" }), toolCallStep("time", { zone: "UTC" })]);
+    const model = new ScriptedChatModel([
+      toolCallStep("weather", { city: "Paris" }),
+      toolCallStep("time", { zone: "UTC" }),
+    ]);
     const choice = { type: "tool" as const, name: "weather" };
     const input: ChatModelInput = { messages: [user("Hi")], tools: [weather, time], toolChoice: choice };
     await model.create(input);
@@ -94,10 +112,19 @@ describe("a model's calls with the same input, the input's fields changed in pla
   });
 
   it("should keep working after a call whose input was refused", async () => {
-    const model = new ScriptedChatModel([toolCallStep("weather", { city: "Paris" }), toolCallStep("weather", { city: "Lima" })]);
-    const good: ChatModelInput = { messages: [user("Hi")], tools: [weather], toolChoice: { type: "tool", name: "weather" } };
+    const model = new ScriptedChatModel([
+      toolCallStep("weather", { city: "Paris" }),
+      toolCallStep("weather", { city: "Lima" }),
+    ]);
+    const good: ChatModelInput = {
+      messages: [user("Hi")],
+      tools: [weather],
+      toolChoice: { type: "tool", name: "weather" },
+    };
     await model.create(good);
-    await expect(model.create({ ...good, toolChoice: { type: "tool", name: "missing" } })).rejects.toThrow(/not in input.tools/);
+    await expect(model.create({ ...good, toolChoice: { type: "tool", name: "missing" } })).rejects.toThrow(
+      /not in input.tools/,
+    );
     const again = await model.create(good);
     expect(again.toolCalls[0]).toMatchObject({ name: "weather", args: { city: "Lima" } });
     expect(model.calls).toHaveLength(2);

@@ -5,12 +5,19 @@ import { ScriptedChatModel, streamStep, toolCallStep } from "../../../src/testin
 import { callModes, runCall, settleCall, user } from "../../support/run-modes.js";
 
 const answer = z.object({ name: z.string() });
-const textOf = (chunks: ChatModelChunk[]) => chunks.map((chunk) => (chunk.type === "text-delta" ? chunk.text : "")).join("");
+const textOf = (chunks: ChatModelChunk[]) =>
+  chunks.map((chunk) => (chunk.type === "text-delta" ? chunk.text : "")).join("");
 
 describe("a structured output carried as a forced tool (no JSON-schema response format)", () => {
   it("should stream the answer's JSON as text, the same text final() holds", async () => {
-    const model = new ScriptedChatModel([toolCallStep("response", { name: "Ada" })], { supportsStructuredOutput: false });
-    const { output, chunks } = await runCall(model, { messages: [user("who?")], responseFormat: { type: "json-schema", schema: answer } }, "createStream");
+    const model = new ScriptedChatModel([toolCallStep("response", { name: "Ada" })], {
+      supportsStructuredOutput: false,
+    });
+    const { output, chunks } = await runCall(
+      model,
+      { messages: [user("who?")], responseFormat: { type: "json-schema", schema: answer } },
+      "createStream",
+    );
     expect(output.meta.toolChoice).toBe("emulated");
     expect(output.text).toBe('{"name":"Ada"}');
     expect(textOf(chunks)).toBe(output.text);
@@ -18,13 +25,22 @@ describe("a structured output carried as a forced tool (no JSON-schema response 
     expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "stop" });
   });
 
-  it.each(callModes)("should end with finish reason stop, not tool-calls with no tool call, through %s", async (mode) => {
-    const model = new ScriptedChatModel([toolCallStep("response", { name: "Ada" })], { supportsStructuredOutput: false });
-    const { output } = await runCall(model, { messages: [user("who?")], responseFormat: { type: "json-schema", schema: answer } }, mode);
-    expect(output.object).toEqual({ name: "Ada" });
-    expect(output.toolCalls).toEqual([]);
-    expect(output.finishReason).toBe("stop");
-  });
+  it.each(callModes)(
+    "should end with finish reason stop, not tool-calls with no tool call, through %s",
+    async (mode) => {
+      const model = new ScriptedChatModel([toolCallStep("response", { name: "Ada" })], {
+        supportsStructuredOutput: false,
+      });
+      const { output } = await runCall(
+        model,
+        { messages: [user("who?")], responseFormat: { type: "json-schema", schema: answer } },
+        mode,
+      );
+      expect(output.object).toEqual({ name: "Ada" });
+      expect(output.toolCalls).toEqual([]);
+      expect(output.finishReason).toBe("stop");
+    },
+  );
 });
 
 describe("a stream that breaks after some chunks", () => {
@@ -39,7 +55,9 @@ describe("a stream that breaks after some chunks", () => {
   });
 
   it("should keep the finish reason the provider sent before the stream broke", async () => {
-    const model = new ScriptedChatModel([streamStep(["cut by ", "length", { type: "finish", finishReason: "length" }], { error: { statusCode: 502 } })]);
+    const model = new ScriptedChatModel([
+      streamStep(["cut by ", "length", { type: "finish", finishReason: "length" }], { error: { statusCode: 502 } }),
+    ]);
     const { error } = await settleCall(model, { messages: [user("hi")] }, "createStream");
     expect(error?.partialOutput).toMatchObject({ text: "cut by length", finishReason: "length" });
   });

@@ -18,7 +18,9 @@ describe("ChatModel.createStream stopped by a newToken listener", () => {
     expect(output.meta.attempts).toHaveLength(2);
     expect(output.meta.attempts[0]!.usage.totalTokens).toBe(150);
     // The rejected attempt's 150 tokens were paid for: output.usage sums every attempt.
-    expect(output.usage.totalTokens).toBe(output.meta.attempts.reduce((sum, attempt) => sum + attempt.usage.totalTokens, 0));
+    expect(output.usage.totalTokens).toBe(
+      output.meta.attempts.reduce((sum, attempt) => sum + attempt.usage.totalTokens, 0),
+    );
     expect(output.usage.inputTokens).toBeGreaterThanOrEqual(100);
   });
 });

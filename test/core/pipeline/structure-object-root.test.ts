@@ -42,8 +42,14 @@ describe("structured output on a provider that wants an object root", () => {
 
     it("should send an object schema as it is", async () => {
       const model = new ScriptedChatModel([textStep('{"id": "a"}')], objectRoot);
-      const { output } = await runCall(model, { messages: [user("x")], responseFormat: z.object({ id: z.string() }) }, mode);
-      expect((model.calls[0]!.responseFormat as { schema: Record<string, unknown> }).schema.properties).toEqual({ id: { type: "string" } });
+      const { output } = await runCall(
+        model,
+        { messages: [user("x")], responseFormat: z.object({ id: z.string() }) },
+        mode,
+      );
+      expect((model.calls[0]!.responseFormat as { schema: Record<string, unknown> }).schema.properties).toEqual({
+        id: { type: "string" },
+      });
       expect(output.object).toEqual({ id: "a" });
     });
   });

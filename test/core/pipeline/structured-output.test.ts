@@ -13,24 +13,35 @@ describe("ChatModel.createStructure", () => {
     expectTypeOf(object).toEqualTypeOf<z.infer<typeof incident>>();
     expect(object).toEqual({ id: "INC-1", severity: "high" });
     expect(output.meta.toolChoice).toBe("native");
-    expect(model.calls[0]!.responseFormat).toMatchObject({ type: "json-schema", name: "response", schema: { type: "object", required: ["id", "severity"] } });
+    expect(model.calls[0]!.responseFormat).toMatchObject({
+      type: "json-schema",
+      name: "response",
+      schema: { type: "object", required: ["id", "severity"] },
+    });
   });
 
   it("should repair fenced or chatty JSON before validating", async () => {
     const model = new ScriptedChatModel([rawStep('Sure! ```json\n{"id": "INC-1", "severity": "low",}\n```')]);
     const { object, output } = await model.createStructure({ schema: incident, messages: [user("x")] });
     expect(object).toEqual({ id: "INC-1", severity: "low" });
-    expect(output.meta.repairs.map((repair) => repair.kind)).toEqual(expect.arrayContaining(["stripped-wrapper", "json-repaired"]));
+    expect(output.meta.repairs.map((repair) => repair.kind)).toEqual(
+      expect.arrayContaining(["stripped-wrapper", "json-repaired"]),
+    );
   });
 
   it("should re-ask with the validation errors, then throw StructuredOutputError with the text and issues", async () => {
-    const model = new ScriptedChatModel([textStep('{"id": "INC-1", "severity": "medium"}'), textStep('{"id": "INC-1", "severity": "high"}')]);
+    const model = new ScriptedChatModel([
+      textStep('{"id": "INC-1", "severity": "medium"}'),
+      textStep('{"id": "INC-1", "severity": "high"}'),
+    ]);
     const { object } = await model.createStructure({ schema: incident, messages: [user("x")] });
     expect(object.severity).toBe("high");
     expect(model.calls[1]!.messages.at(-1)!.content).toMatch(/severity/);
 
     const stubborn = new ScriptedChatModel([textStep("not json at all")], { maxRepairAttempts: 0 });
-    const error = await stubborn.createStructure({ schema: incident, messages: [user("x")] }).catch((caught: unknown) => caught);
+    const error = await stubborn
+      .createStructure({ schema: incident, messages: [user("x")] })
+      .catch((caught: unknown) => caught);
     expect(StructuredOutputError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ text: "not json at all", issues: [expect.stringContaining("not JSON")] });
   });
@@ -44,8 +55,14 @@ describe("ChatModel.createStructure", () => {
   });
 
   it("should carry the schema as a forced synthetic tool when the provider has no structured output", async () => {
-    const model = new ScriptedChatModel([toolCallStep("incident_report", { id: "INC-2", severity: "low" })], { supportsStructuredOutput: false });
-    const { object, output } = await model.createStructure({ schema: incident, name: "incident_report", messages: [user("x")] });
+    const model = new ScriptedChatModel([toolCallStep("incident_report", { id: "INC-2", severity: "low" })], {
+      supportsStructuredOutput: false,
+    });
+    const { object, output } = await model.createStructure({
+      schema: incident,
+      name: "incident_report",
+      messages: [user("x")],
+    });
     expect(object).toEqual({ id: "INC-2", severity: "low" });
     expect(output.toolCalls).toEqual([]);
     expect(output.meta.toolChoice).toBe("emulated");
@@ -56,8 +73,14 @@ describe("ChatModel.createStructure", () => {
   });
 
   it("should put the schema into the prompt when the provider can neither take a schema nor force a tool", async () => {
-    const model = new ScriptedChatModel([textStep('{"id": "INC-3", "severity": "high"}')], { supportsStructuredOutput: false, toolChoiceSupport: ["auto"] });
-    const { object, output } = await model.createStructure({ schema: incident, messages: [{ role: "system", content: "Be exact." }, user("x")] });
+    const model = new ScriptedChatModel([textStep('{"id": "INC-3", "severity": "high"}')], {
+      supportsStructuredOutput: false,
+      toolChoiceSupport: ["auto"],
+    });
+    const { object, output } = await model.createStructure({
+      schema: incident,
+      messages: [{ role: "system", content: "Be exact." }, user("x")],
+    });
     expect(object).toEqual({ id: "INC-3", severity: "high" });
     expect(output.meta.toolChoice).toBe("prompt");
     const sent = model.calls[0]!;

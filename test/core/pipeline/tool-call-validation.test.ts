@@ -4,7 +4,11 @@ import { ToolCallError, defineTool, type RepairEvent } from "../../../src/index.
 import { ScriptedChatModel, textStep, toolCallStep, toolCallsStep } from "../../../src/testing/index.js";
 import { callModes, runCall, user } from "../../support/run-modes.js";
 
-const weather = defineTool({ name: "weather", description: "Weather of a city", inputSchema: z.object({ city: z.string() }) });
+const weather = defineTool({
+  name: "weather",
+  description: "Weather of a city",
+  inputSchema: z.object({ city: z.string() }),
+});
 const time = defineTool({ name: "time", inputSchema: z.object({ zone: z.string() }) });
 const tools = [weather, time];
 
@@ -17,7 +21,10 @@ async function failure(promise: Promise<unknown>): Promise<ToolCallError> {
 describe("ChatModel tool-call validation", () => {
   describe.each(callModes)("through %s", (mode) => {
     it("should re-ask after a call to an unknown tool, with guidance that never reaches the caller", async () => {
-      const model = new ScriptedChatModel([toolCallStep("wether", { city: "Paris" }), toolCallStep("weather", { city: "Paris" })]);
+      const model = new ScriptedChatModel([
+        toolCallStep("wether", { city: "Paris" }),
+        toolCallStep("weather", { city: "Paris" }),
+      ]);
       const repairs: RepairEvent[] = [];
       model.emitter.on("repair", (event) => repairs.push(event));
       const messages = [user("Weather in Paris?")];
@@ -28,7 +35,10 @@ describe("ChatModel tool-call validation", () => {
       const retried = model.calls[1]!.messages;
       expect(retried.slice(0, 1)).toEqual(messages);
       expect(retried[1]).toMatchObject({ role: "assistant", content: expect.stringContaining("wether") });
-      expect(retried[2]).toMatchObject({ role: "user", content: expect.stringMatching(/no tool named "wether".*Available tools: weather, time/s) });
+      expect(retried[2]).toMatchObject({
+        role: "user",
+        content: expect.stringMatching(/no tool named "wether".*Available tools: weather, time/s),
+      });
       expect(messages).toEqual([user("Weather in Paris?")]);
       expect(output.message.content).not.toContain("wether");
       expect(output.meta.attempts).toHaveLength(2);
@@ -36,14 +46,20 @@ describe("ChatModel tool-call validation", () => {
       expect(output.usage.totalTokens).toBe(30);
     });
 
-    it.each(["constructor", "__proto__", "toString", "hasOwnProperty"])("should treat a call to %s as an unknown tool", async (name) => {
-      const model = new ScriptedChatModel([toolCallStep(name, {})], { maxRepairAttempts: 0 });
-      const error = await failure(runCall(model, { messages: [user("x")], tools }, mode));
-      expect(error.kind).toBe("unknown-tool");
-    });
+    it.each(["constructor", "__proto__", "toString", "hasOwnProperty"])(
+      "should treat a call to %s as an unknown tool",
+      async (name) => {
+        const model = new ScriptedChatModel([toolCallStep(name, {})], { maxRepairAttempts: 0 });
+        const error = await failure(runCall(model, { messages: [user("x")], tools }, mode));
+        expect(error.kind).toBe("unknown-tool");
+      },
+    );
 
     it("should validate arguments against the schema and feed back the problem and the schema", async () => {
-      const model = new ScriptedChatModel([toolCallStep("weather", { city: 42 }), toolCallStep("weather", { city: "Oslo" })]);
+      const model = new ScriptedChatModel([
+        toolCallStep("weather", { city: 42 }),
+        toolCallStep("weather", { city: "Oslo" }),
+      ]);
       const { output } = await runCall(model, { messages: [user("x")], tools }, mode);
       expect(output.toolCalls[0]!.args).toEqual({ city: "Oslo" });
       const feedback = model.calls[1]!.messages[2]!.content as string;
@@ -53,7 +69,11 @@ describe("ChatModel tool-call validation", () => {
 
     it("should throw the last error once the repair budget is spent", async () => {
       const model = new ScriptedChatModel(
-        [toolCallStep("weather", { city: 1 }), toolCallStep("weather", { city: 2 }), toolCallStep("weather", { city: 3 })],
+        [
+          toolCallStep("weather", { city: 1 }),
+          toolCallStep("weather", { city: 2 }),
+          toolCallStep("weather", { city: 3 }),
+        ],
         { maxRepairAttempts: 2 },
       );
       const error = await failure(runCall(model, { messages: [user("x")], tools }, mode));
@@ -74,7 +94,9 @@ describe("ChatModel tool-call validation", () => {
       const error = await failure(runCall(model, { messages: [user("x")], tools, toolChoice: "required" }, mode));
       expect(error.kind).toBe("tool-choice-violation");
       expect(error.message).toContain("ignored it");
-      expect(error.message).toContain('new ScriptedChatModel("scripted", { toolChoiceSupport: new Set(["auto","none","single"]) })');
+      expect(error.message).toContain(
+        'new ScriptedChatModel("scripted", { toolChoiceSupport: new Set(["auto","none","single"]) })',
+      );
       expect(error.message).toContain('model.toolChoiceSupport = new Set(["auto","none","single"]);');
     });
 

@@ -5,7 +5,11 @@ import { ScriptedChatModel, textStep, toolCallStep } from "../../../src/testing/
 import { indexTools } from "../../../src/core/pipeline/tool-index.js";
 
 const user = (content: string) => ({ role: "user" as const, content });
-const weather = defineTool({ name: "weather", description: "Weather of a city", inputSchema: z.object({ city: z.string() }) });
+const weather = defineTool({
+  name: "weather",
+  description: "Weather of a city",
+  inputSchema: z.object({ city: z.string() }),
+});
 const time = defineTool({ name: "time", inputSchema: z.object({ zone: z.string() }) });
 
 describe("indexTools", () => {
@@ -32,7 +36,11 @@ describe("indexTools", () => {
   });
 
   it("should read a tool definition's fields afresh when they change", () => {
-    const definition: ToolDefinition = { name: "lookup", description: "first", inputSchema: { type: "object", properties: { id: { type: "string" } } } };
+    const definition: ToolDefinition = {
+      name: "lookup",
+      description: "first",
+      inputSchema: { type: "object", properties: { id: { type: "string" } } },
+    };
     const tools = [definition];
     expect(indexTools(tools).providerTools[0]).toMatchObject({ name: "lookup", description: "first" });
     definition.description = "second";
@@ -56,11 +64,10 @@ describe("indexTools", () => {
 
 describe("a model's calls with one tools array reused", () => {
   it("should send and validate against what the array holds at each call", async () => {
-    const model = new ScriptedChatModel([
-      textStep("first"),
-      toolCallStep("time", { zone: "UTC" }),
-      toolCallStep("weather", { city: "Paris" }),
-    ], { maxRepairAttempts: 0 });
+    const model = new ScriptedChatModel(
+      [textStep("first"), toolCallStep("time", { zone: "UTC" }), toolCallStep("weather", { city: "Paris" })],
+      { maxRepairAttempts: 0 },
+    );
     const tools: ToolDefinition[] = [weather];
     const input = { messages: [user("Hi")], tools };
 

@@ -14,7 +14,10 @@ describe("the feedback for a call to an unknown tool", () => {
       ["native", ["auto", "none", "required", "single"]],
       ["emulated", ["auto", "required"]],
     ])("should offer only the forced tool in single mode (%s rung)", async (_rung, support) => {
-      const model = new ScriptedChatModel([toolCallStep("get_weather", { city: "Oslo" })], { toolChoiceSupport: support, maxRepairAttempts: 0 });
+      const model = new ScriptedChatModel([toolCallStep("get_weather", { city: "Oslo" })], {
+        toolChoiceSupport: support,
+        maxRepairAttempts: 0,
+      });
       const { error } = await settleCall(model, { messages: [user("Weather?")], tools, toolChoice: weather }, mode);
       expect(error).toMatchObject({ name: "ToolCallError", kind: "unknown-tool" });
       // The model is told which tool to call: never one it may not call in this reply.

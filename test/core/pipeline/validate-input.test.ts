@@ -3,7 +3,10 @@ import type { Message } from "../../../src/index.js";
 import { ScriptedChatModel, textStep } from "../../../src/testing/index.js";
 import { callModes, runCall, user } from "../../support/run-modes.js";
 
-const toolCall = { role: "assistant", content: [{ type: "tool-call", id: "call_1", name: "weather", args: { city: "Oslo" } }] } as const;
+const toolCall = {
+  role: "assistant",
+  content: [{ type: "tool-call", id: "call_1", name: "weather", args: { city: "Oslo" } }],
+} as const;
 
 // Before: a tool result with array content passed this check and reached the adapters as it was
 // (Bedrock's toolResult got { text: [ ... ] }, Ollama's "content" an array); parts were not checked
@@ -15,19 +18,41 @@ describe("validateInput", () => {
       ["an object", { temperature: 12 }],
     ])("should refuse a tool result whose content is %s, saying to pass a string", async (_name, content) => {
       const model = new ScriptedChatModel([textStep("ok")]);
-      const messages = [user("Weather?"), toolCall, { role: "tool", toolCallId: "call_1", toolName: "weather", content }] as unknown as Message[];
+      const messages = [
+        user("Weather?"),
+        toolCall,
+        { role: "tool", toolCallId: "call_1", toolName: "weather", content },
+      ] as unknown as Message[];
       await expect(runCall(model, { messages }, mode)).rejects.toThrow(/messages\[2\].*string/);
       expect(model.calls).toHaveLength(0);
     });
 
     it.each([
-      ["an OpenAI-style image part", { role: "user", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] }, /messages\[0\]\.content\[0\]/],
-      ["a text part without text", { role: "user", content: [{ type: "text", content: "hi" }] }, /messages\[0\]\.content\[0\]/],
-      ["a tool call whose args are a JSON string", { role: "assistant", content: [{ type: "tool-call", id: "c", name: "t", args: '{"a":1}' }] }, /messages\[0\]\.content\[0\].*args/],
-      ["a tool call without an id", { role: "assistant", content: [{ type: "tool-call", name: "t", args: {} }] }, /messages\[0\]\.content\[0\]/],
+      [
+        "an OpenAI-style image part",
+        { role: "user", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] },
+        /messages\[0\]\.content\[0\]/,
+      ],
+      [
+        "a text part without text",
+        { role: "user", content: [{ type: "text", content: "hi" }] },
+        /messages\[0\]\.content\[0\]/,
+      ],
+      [
+        "a tool call whose args are a JSON string",
+        { role: "assistant", content: [{ type: "tool-call", id: "c", name: "t", args: '{"a":1}' }] },
+        /messages\[0\]\.content\[0\].*args/,
+      ],
+      [
+        "a tool call without an id",
+        { role: "assistant", content: [{ type: "tool-call", name: "t", args: {} }] },
+        /messages\[0\]\.content\[0\]/,
+      ],
     ])("should refuse %s with a TypeError naming the part", async (_name, message, pattern) => {
       const model = new ScriptedChatModel([textStep("ok")]);
-      const error = await runCall(model, { messages: [message as unknown as Message, user("go on")] }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(model, { messages: [message as unknown as Message, user("go on")] }, mode).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(TypeError);
       expect((error as Error).message).toMatch(pattern);
       expect(model.calls).toHaveLength(0);

@@ -27,14 +27,19 @@ describe("ChatModel transport retries", () => {
 
     it("should retry network errors (no status) and give up after maxRetries with the last error", async () => {
       const network = () => new ProviderError("socket hang up", { reason: "network" });
-      const model = new ScriptedChatModel([errorStep(network()), errorStep(network()), errorStep(network()), textStep("x")], { retry: fast });
+      const model = new ScriptedChatModel(
+        [errorStep(network()), errorStep(network()), errorStep(network()), textStep("x")],
+        { retry: fast },
+      );
       await expect(runCall(model, { messages: [user("hi")] }, mode)).rejects.toMatchObject({ reason: "network" });
       expect(model.calls).toHaveLength(3);
     });
 
     it("should honour a per-call maxRetries", async () => {
       const model = new ScriptedChatModel([errorStep({ statusCode: 500 }), textStep("x")], { retry: fast });
-      await expect(runCall(model, { messages: [user("hi")], maxRetries: 0 }, mode)).rejects.toMatchObject({ statusCode: 500 });
+      await expect(runCall(model, { messages: [user("hi")], maxRetries: 0 }, mode)).rejects.toMatchObject({
+        statusCode: 500,
+      });
       expect(model.calls).toHaveLength(1);
     });
 
@@ -52,16 +57,22 @@ describe("ChatModel transport retries", () => {
 
     it("should honour Retry-After given as an HTTP date", async () => {
       const date = new Date(Date.now() + 2_000).toUTCString();
-      const model = new ScriptedChatModel([errorStep({ statusCode: 503, headers: { "retry-after": date } }), textStep("ok")], {
-        retry: { maxRetryAfterMs: 500 },
-      });
+      const model = new ScriptedChatModel(
+        [errorStep({ statusCode: 503, headers: { "retry-after": date } }), textStep("ok")],
+        {
+          retry: { maxRetryAfterMs: 500 },
+        },
+      );
       // 2 s is past the 500 ms cap: the call fails at once and says how long the provider asked for.
       await expect(runCall(model, { messages: [user("hi")] }, mode)).rejects.toThrow(/asked to wait [12] s/);
       expect(model.calls).toHaveLength(1);
     });
 
     it("should fail at once when Retry-After is past the cap, saying how long was asked", async () => {
-      const model = new ScriptedChatModel([errorStep({ statusCode: 429, headers: { "retry-after": "120" } }), textStep("x")]);
+      const model = new ScriptedChatModel([
+        errorStep({ statusCode: 429, headers: { "retry-after": "120" } }),
+        textStep("x"),
+      ]);
       const error = await runCall(model, { messages: [user("hi")] }, mode).catch((caught: unknown) => caught);
       expect(ProviderError.isInstance(error)).toBe(true);
       expect((error as ProviderError).message).toMatch(/asked to wait 120 s.*maxRetryAfterMs/);
@@ -70,17 +81,27 @@ describe("ChatModel transport retries", () => {
     });
 
     it("should not retry a 429 marked not retryable (insufficient quota)", async () => {
-      const model = new ScriptedChatModel([errorStep({ statusCode: 429, code: "insufficient_quota", isRetryable: false }), textStep("x")]);
-      await expect(runCall(model, { messages: [user("hi")] }, mode)).rejects.toMatchObject({ code: "insufficient_quota" });
+      const model = new ScriptedChatModel([
+        errorStep({ statusCode: 429, code: "insufficient_quota", isRetryable: false }),
+        textStep("x"),
+      ]);
+      await expect(runCall(model, { messages: [user("hi")] }, mode)).rejects.toMatchObject({
+        code: "insufficient_quota",
+      });
       expect(model.calls).toHaveLength(1);
     });
 
     it("should end a retry wait promptly on abort", async () => {
-      const model = new ScriptedChatModel([errorStep({ statusCode: 429, headers: { "retry-after": "30" } }), textStep("x")]);
+      const model = new ScriptedChatModel([
+        errorStep({ statusCode: 429, headers: { "retry-after": "30" } }),
+        textStep("x"),
+      ]);
       const controller = new AbortController();
       model.emitter.on("retry", () => setTimeout(() => controller.abort(), 10));
       const started = performance.now();
-      await expect(runCall(model, { messages: [user("hi")], signal: controller.signal }, mode)).rejects.toMatchObject({ name: "AbortError" });
+      await expect(runCall(model, { messages: [user("hi")], signal: controller.signal }, mode)).rejects.toMatchObject({
+        name: "AbortError",
+      });
       expect(performance.now() - started).toBeLessThan(1_000);
       expect(model.calls).toHaveLength(1);
     });
@@ -88,7 +109,10 @@ describe("ChatModel transport retries", () => {
 
   it("should not retry a stream that already delivered chunks, and carry the partial output", async () => {
     const { streamStep } = await import("../../../src/testing/index.js");
-    const model = new ScriptedChatModel([streamStep(["partial ", "text"], { error: { statusCode: 503 } }), textStep("never")], { retry: fast });
+    const model = new ScriptedChatModel(
+      [streamStep(["partial ", "text"], { error: { statusCode: 503 } }), textStep("never")],
+      { retry: fast },
+    );
     const seen: string[] = [];
     const stream = model.createStream({ messages: [user("hi")] });
     const error = await (async () => {

@@ -17,16 +17,26 @@ function heapAfterGC(): number {
 class InstantModel extends ChatModel {
   readonly providerId = "instant";
   constructor() {
-    super("instant", {}, { toolChoiceSupport: ["auto", "none", "required", "single"], supportsStructuredOutput: true, supportsTopLevelUnion: true });
+    super(
+      "instant",
+      {},
+      {
+        toolChoiceSupport: ["auto", "none", "required", "single"],
+        supportsStructuredOutput: true,
+        supportsTopLevelUnion: true,
+      },
+    );
   }
   protected override async _create(input: ProviderInput): Promise<ProviderOutput> {
-    if (input.tools) return { toolCalls: [{ id: "call_1", name: "lookup", args: { id: "INC-1" } }], finishReason: "tool-calls" };
+    if (input.tools)
+      return { toolCalls: [{ id: "call_1", name: "lookup", args: { id: "INC-1" } }], finishReason: "tool-calls" };
     return { text: '{"id":"INC-1"}', finishReason: "stop" };
   }
   protected override async *_createStream(input: ProviderInput): AsyncIterable<ChatModelChunk> {
     const output = await this._create(input);
     if (output.text) yield { type: "text-delta", text: output.text };
-    for (const toolCall of output.toolCalls ?? []) yield { type: "tool-call", toolCall: { type: "tool-call", ...toolCall } } as ChatModelChunk;
+    for (const toolCall of output.toolCalls ?? [])
+      yield { type: "tool-call", toolCall: { type: "tool-call", ...toolCall } } as ChatModelChunk;
     yield { type: "finish", finishReason: output.finishReason ?? "stop" };
   }
 }
@@ -37,7 +47,11 @@ const listedSchema = () => ({ type: "object", properties: { id: { type: "string"
 const afresh: { name: string; input: () => ChatModelInput }[] = [
   {
     name: "tools",
-    input: () => ({ messages: [{ role: "user", content: "Look up INC-1." }], tools: [{ name: "lookup", inputSchema: listedSchema() }], toolChoice: "required" }),
+    input: () => ({
+      messages: [{ role: "user", content: "Look up INC-1." }],
+      tools: [{ name: "lookup", inputSchema: listedSchema() }],
+      toolChoice: "required",
+    }),
   },
   {
     name: "a response format",
@@ -46,26 +60,29 @@ const afresh: { name: string; input: () => ChatModelInput }[] = [
 ];
 
 describe("ChatModel", () => {
-  it.each(afresh)("should keep the heap flat over thousands of calls whose $name JSON Schema is made afresh each call", async ({ input }) => {
-    const model = new InstantModel();
-    const run = async (calls: number) => {
-      for (let index = 0; index < calls; index++) {
-        const output = index % 2 === 0 ? await model.create(input()) : await model.createStream(input()).final();
-        expect(output.finishReason).not.toBe("error");
-      }
-    };
-    await run(300);
-    const heapAtStart = heapAfterGC();
-    await run(800);
-    const heapAfterN = heapAfterGC();
-    await run(1_600);
-    const heapAfter2N = heapAfterGC();
-    // Before the fix each call left its compiled validator in the one Ajv instance for good (~4.4 KB
-    // a call: +3.5 MB over 800 calls, +7 MB over the next 1,600). Now at most one instance's worth
-    // of validators (~1 MB) stays alive; 2 MB leaves room for a noisy collector.
-    expect(heapAfterN - heapAtStart).toBeLessThan(2 * 1024 * 1024);
-    expect(heapAfter2N - heapAfterN).toBeLessThan(2 * 1024 * 1024);
-  });
+  it.each(afresh)(
+    "should keep the heap flat over thousands of calls whose $name JSON Schema is made afresh each call",
+    async ({ input }) => {
+      const model = new InstantModel();
+      const run = async (calls: number) => {
+        for (let index = 0; index < calls; index++) {
+          const output = index % 2 === 0 ? await model.create(input()) : await model.createStream(input()).final();
+          expect(output.finishReason).not.toBe("error");
+        }
+      };
+      await run(300);
+      const heapAtStart = heapAfterGC();
+      await run(800);
+      const heapAfterN = heapAfterGC();
+      await run(1_600);
+      const heapAfter2N = heapAfterGC();
+      // Before the fix each call left its compiled validator in the one Ajv instance for good (~4.4 KB
+      // a call: +3.5 MB over 800 calls, +7 MB over the next 1,600). Now at most one instance's worth
+      // of validators (~1 MB) stays alive; 2 MB leaves room for a noisy collector.
+      expect(heapAfterN - heapAtStart).toBeLessThan(2 * 1024 * 1024);
+      expect(heapAfter2N - heapAfterN).toBeLessThan(2 * 1024 * 1024);
+    },
+  );
 });
 
 describe("compileJSONSchema", () => {

@@ -16,9 +16,12 @@ const citySchema = () => ({
 describe.each(callModes)("a JSON Schema changed in place between calls, through %s", (mode) => {
   it("should validate a tool call against the schema the provider was sent", async () => {
     const schema = citySchema();
-    const model = new ScriptedChatModel([toolCallStep("weather", { city: "Paris" }), toolCallStep("weather", { city: "Rome" })], {
-      maxRepairAttempts: 0,
-    });
+    const model = new ScriptedChatModel(
+      [toolCallStep("weather", { city: "Paris" }), toolCallStep("weather", { city: "Rome" })],
+      {
+        maxRepairAttempts: 0,
+      },
+    );
     const input: ChatModelInput = { messages: [user("Weather?")], tools: [{ name: "weather", inputSchema: schema }] };
     expect((await settleCall(model, input, mode)).error).toBeUndefined();
 
@@ -31,21 +34,30 @@ describe.each(callModes)("a JSON Schema changed in place between calls, through 
   });
 
   it("should take a new schema object at once", async () => {
-    const model = new ScriptedChatModel([toolCallStep("weather", { city: "Paris" }), toolCallStep("weather", { city: "Rome" })], {
-      maxRepairAttempts: 0,
-    });
+    const model = new ScriptedChatModel(
+      [toolCallStep("weather", { city: "Paris" }), toolCallStep("weather", { city: "Rome" })],
+      {
+        maxRepairAttempts: 0,
+      },
+    );
     const first = citySchema();
     await settleCall(model, { messages: [user("Weather?")], tools: [{ name: "weather", inputSchema: first }] }, mode);
     const wider = citySchema();
     wider.properties.city.enum.push("Rome");
-    const second = await settleCall(model, { messages: [user("Weather?")], tools: [{ name: "weather", inputSchema: wider }] }, mode);
+    const second = await settleCall(
+      model,
+      { messages: [user("Weather?")], tools: [{ name: "weather", inputSchema: wider }] },
+      mode,
+    );
     expect(second.error).toBeUndefined();
     expect(second.output!.toolCalls[0]!.args).toEqual({ city: "Rome" });
   });
 
   it("should validate a structured output against the schema the provider was sent", async () => {
     const schema = citySchema();
-    const model = new ScriptedChatModel([textStep('{"city":"Paris"}'), textStep('{"city":"Rome"}')], { maxRepairAttempts: 0 });
+    const model = new ScriptedChatModel([textStep('{"city":"Paris"}'), textStep('{"city":"Rome"}')], {
+      maxRepairAttempts: 0,
+    });
     const input: ChatModelInput = { messages: [user("Where?")], responseFormat: schema };
     expect((await settleCall(model, input, mode)).error).toBeUndefined();
 

@@ -21,9 +21,16 @@ const listTools = (): ToolDefinition[] => [
 describe("validatorFor (JSON Schema)", () => {
   describe.each(callModes)("through %s", (mode) => {
     it("should validate a schema with an $id on every call, not only the first", async () => {
-      const model = new ScriptedChatModel([toolCallStep("search", { query: "a" }), toolCallStep("search", { query: "b" })]);
-      expect((await runCall(model, { messages: [user("one")], tools: listTools() }, mode)).output.toolCalls[0]!.args).toEqual({ query: "a" });
-      expect((await runCall(model, { messages: [user("two")], tools: listTools() }, mode)).output.toolCalls[0]!.args).toEqual({ query: "b" });
+      const model = new ScriptedChatModel([
+        toolCallStep("search", { query: "a" }),
+        toolCallStep("search", { query: "b" }),
+      ]);
+      expect(
+        (await runCall(model, { messages: [user("one")], tools: listTools() }, mode)).output.toolCalls[0]!.args,
+      ).toEqual({ query: "a" });
+      expect(
+        (await runCall(model, { messages: [user("two")], tools: listTools() }, mode)).output.toolCalls[0]!.args,
+      ).toEqual({ query: "b" });
     });
   });
 
@@ -42,7 +49,11 @@ describe("validatorFor (JSON Schema)", () => {
 
   it("should keep two schemas that share an $id apart", () => {
     const first = validatorFor({ $id: "https://example.com/s", type: "object", properties: { a: { type: "string" } } });
-    const second = validatorFor({ $id: "https://example.com/s", type: "object", properties: { a: { type: "number" } } });
+    const second = validatorFor({
+      $id: "https://example.com/s",
+      type: "object",
+      properties: { a: { type: "number" } },
+    });
     expect(first({ a: "x" }).success).toBe(true);
     expect(second({ a: 1 }).success).toBe(true);
     expect(second({ a: "x" }).success).toBe(false);
@@ -84,7 +95,9 @@ describe("validatorFor (JSON Schema)", () => {
         },
       };
       const model = new ScriptedChatModel([toolCallStep("plot", { point: [1, 2] })], { maxRepairAttempts: 0 });
-      const result = await runCall(model, { messages: [user("plot")], tools: [plot] }, mode).catch((error: unknown) => error);
+      const result = await runCall(model, { messages: [user("plot")], tools: [plot] }, mode).catch(
+        (error: unknown) => error,
+      );
       expect(ToolCallError.isInstance(result)).toBe(false);
     });
   });

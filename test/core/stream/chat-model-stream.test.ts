@@ -4,7 +4,10 @@ import type { ChatModelChunk } from "../../../src/index.js";
 import { ScriptedChatModel, textStep, toolCallStep } from "../../../src/testing/index.js";
 
 const user = (content: string) => ({ role: "user" as const, content });
-const weather = defineTool({ name: "weather", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } });
+const weather = defineTool({
+  name: "weather",
+  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+});
 
 function recordEvents(model: ScriptedChatModel): string[] {
   const events: string[] = [];
@@ -52,7 +55,8 @@ describe("final()", () => {
     const input = { messages: [user("hi")], tools: [weather] };
     const created = await new ScriptedChatModel([step()]).create(input);
     const streamed = await new ScriptedChatModel([step()]).createStream(input).final();
-    const withoutIds = (output: typeof created) => JSON.parse(JSON.stringify(output).replace(/call_[a-z0-9]{8}/g, "call_id"));
+    const withoutIds = (output: typeof created) =>
+      JSON.parse(JSON.stringify(output).replace(/call_[a-z0-9]{8}/g, "call_id"));
     expect(withoutIds(streamed)).toEqual(withoutIds(created));
   });
 });

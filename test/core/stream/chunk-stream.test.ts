@@ -16,9 +16,16 @@ function provider(parts: string[], failAt?: number) {
       log.push("parts returned");
     }
   }
-  const open = async (reader: Pick<OpenedParts<string>, "toChunks" | "end"> = { toChunks }): Promise<OpenedParts<string>> => {
+  const open = async (
+    reader: Pick<OpenedParts<string>, "toChunks" | "end"> = { toChunks },
+  ): Promise<OpenedParts<string>> => {
     log.push("opened");
-    return { parts: generate(), ...reader, close: (finished: boolean) => log.push(finished ? "closed: finished" : "closed: left early"), mapError };
+    return {
+      parts: generate(),
+      ...reader,
+      close: (finished: boolean) => log.push(finished ? "closed: finished" : "closed: left early"),
+      mapError,
+    };
   };
   return { open, log };
 }
@@ -74,14 +81,24 @@ describe("chunkStream", () => {
     const finish: ChatModelChunk = { type: "finish", finishReason: "stop" };
     const { open } = provider(["ab"]);
     const chunks: ChatModelChunk[] = [];
-    for await (const chunk of chunkStream(() => open({ toChunks, end: () => [{ type: "text-delta", text: "!" }, finish] }))) chunks.push(chunk);
-    expect(chunks.map((chunk) => (chunk.type === "text-delta" ? chunk.text : chunk.type))).toEqual(["a", "b", "!", "finish"]);
+    for await (const chunk of chunkStream(() =>
+      open({ toChunks, end: () => [{ type: "text-delta", text: "!" }, finish] }),
+    ))
+      chunks.push(chunk);
+    expect(chunks.map((chunk) => (chunk.type === "text-delta" ? chunk.text : chunk.type))).toEqual([
+      "a",
+      "b",
+      "!",
+      "finish",
+    ]);
 
     const cut = provider(["ab"]);
     const ended = () => {
       throw new Error("ended before its final chunk");
     };
-    await expect(readAll(chunkStream(() => cut.open({ toChunks, end: ended })))).rejects.toThrow("mapped: ended before its final chunk");
+    await expect(readAll(chunkStream(() => cut.open({ toChunks, end: ended })))).rejects.toThrow(
+      "mapped: ended before its final chunk",
+    );
     expect(cut.log.at(-1)).toBe("closed: left early");
   });
 
@@ -92,7 +109,12 @@ describe("chunkStream", () => {
         throw new TypeError("not a stream");
       },
     };
-    const stream = chunkStream(async () => ({ parts: unreadable, toChunks, close: (finished: boolean) => log.push(`closed: ${finished}`), mapError }));
+    const stream = chunkStream(async () => ({
+      parts: unreadable,
+      toChunks,
+      close: (finished: boolean) => log.push(`closed: ${finished}`),
+      mapError,
+    }));
     const iterator = stream[Symbol.asyncIterator]();
     await expect(iterator.next()).rejects.toThrow("mapped: not a stream");
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
@@ -163,8 +185,14 @@ describe("chunkStream read through readNext (how the call's stream reads it)", (
     const iterator = reader(chunkStream(() => open()));
     const message = (error: unknown) => (error as Error).message;
     await iterator.next();
-    expect(await iterator.readNext<unknown>(asResult, message)).toEqual({ done: false, value: { type: "text-delta", text: "b" } });
-    expect(await iterator.readNext<unknown>(asResult, message)).toEqual({ done: false, value: { type: "text-delta", text: "c" } });
+    expect(await iterator.readNext<unknown>(asResult, message)).toEqual({
+      done: false,
+      value: { type: "text-delta", text: "b" },
+    });
+    expect(await iterator.readNext<unknown>(asResult, message)).toEqual({
+      done: false,
+      value: { type: "text-delta", text: "c" },
+    });
     expect(await iterator.readNext<unknown>(asResult, message)).toBe("mapped: connection reset");
     expect(log.at(-1)).toBe("closed: left early");
 
@@ -182,7 +210,9 @@ describe("chunkStream read through readNext (how the call's stream reads it)", (
   it("should hand out the end's chunks, and throw from onResult without calling onError", async () => {
     const finish: ChatModelChunk = { type: "finish", finishReason: "stop" };
     const { open } = provider(["a"]);
-    const iterator = reader(chunkStream(() => open({ toChunks, end: () => [{ type: "text-delta", text: "!" }, finish] })));
+    const iterator = reader(
+      chunkStream(() => open({ toChunks, end: () => [{ type: "text-delta", text: "!" }, finish] })),
+    );
     await iterator.next();
     expect((await readAllNext(iterator)).text).toBe("!");
 

@@ -10,7 +10,13 @@ import { readToolUnion } from "../../../src/core/tool-choice/read-tool-union.js"
 
 /** JSON text broken the ways models break it: cut short, characters dropped or doubled, wrapped in prose. */
 const brokenJSON = fc
-  .tuple(fc.json({ maxDepth: 4 }), fc.nat(), fc.nat(), fc.constantFrom("", "```json\n", "Sure! ", "<tool_call>"), fc.constantFrom("", "\n```", " hope that helps", "</tool_call>"))
+  .tuple(
+    fc.json({ maxDepth: 4 }),
+    fc.nat(),
+    fc.nat(),
+    fc.constantFrom("", "```json\n", "Sure! ", "<tool_call>"),
+    fc.constantFrom("", "\n```", " hope that helps", "</tool_call>"),
+  )
   .map(([json, cut, drop, before, after]) => {
     const shortened = json.slice(0, Math.max(1, json.length - (cut % 4)));
     const at = drop % Math.max(1, shortened.length);
@@ -63,7 +69,11 @@ describe("the repair and tool-call parsing path, fuzzed", () => {
           toolChoiceSupport: forced ? [] : ["auto", "none", "required", "single"],
         });
         try {
-          await model.create({ messages: [{ role: "user", content: "q" }], tools: [tool], toolChoice: forced ? "required" : "auto" });
+          await model.create({
+            messages: [{ role: "user", content: "q" }],
+            tools: [tool],
+            toolChoice: forced ? "required" : "auto",
+          });
         } catch (error) {
           expect(ChatModelError.isInstance(error)).toBe(true);
         }
@@ -86,7 +96,10 @@ describe("the repair and tool-call parsing path, fuzzed", () => {
       expect(performance.now() - started).toBeLessThan(5_000);
       expect(parsed.ok).toBe(false);
     }
-    expect(parseToolArguments(deepObject)).toMatchObject({ ok: false, problem: expect.stringContaining("nested deeper than 64") });
+    expect(parseToolArguments(deepObject)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("nested deeper than 64"),
+    });
     expect(parseToolArguments(huge)).toMatchObject({ ok: false, problem: expect.stringContaining("past the 262144") });
   });
 });

@@ -5,7 +5,10 @@ import { ScriptedChatModel, rawStep, textStep, toolCallStep } from "../../../src
 import { callModes, runCall, user } from "../../support/run-modes.js";
 import { hasSharedFixtures, missingFixturesMessage, readJSONFixture } from "../../support/shared-fixtures.js";
 
-const search = defineTool({ name: "search", inputSchema: z.object({ query: z.string(), limit: z.number().optional() }) });
+const search = defineTool({
+  name: "search",
+  inputSchema: z.object({ query: z.string(), limit: z.number().optional() }),
+});
 const ping = defineTool({ name: "ping", inputSchema: z.object({}) });
 
 describe("ChatModel repair", () => {
@@ -38,8 +41,12 @@ describe("ChatModel repair", () => {
     });
 
     it("should never let __proto__ or constructor.prototype reach a prototype", async () => {
-      const payload = '{"query": "x", "__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}';
-      const loose = defineTool({ name: "loose", inputSchema: { type: "object", properties: { query: { type: "string" } } } });
+      const payload =
+        '{"query": "x", "__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}';
+      const loose = defineTool({
+        name: "loose",
+        inputSchema: { type: "object", properties: { query: { type: "string" } } },
+      });
       const model = new ScriptedChatModel([toolCallStep("loose", payload)]);
       const { output } = await runCall(model, { messages: [user("q")], tools: [loose] }, mode);
       const args = output.toolCalls[0]!.args;
@@ -50,7 +57,9 @@ describe("ChatModel repair", () => {
     });
 
     it("should recover a tool call written as text when a call was required", async () => {
-      const model = new ScriptedChatModel([rawStep('<tool_call>{"name": "search", "arguments": {"query": "cats"}}</tool_call>')]);
+      const model = new ScriptedChatModel([
+        rawStep('<tool_call>{"name": "search", "arguments": {"query": "cats"}}</tool_call>'),
+      ]);
       const { output } = await runCall(model, { messages: [user("q")], tools: [search], toolChoice: "required" }, mode);
       expect(output.toolCalls).toEqual([expect.objectContaining({ name: "search", args: { query: "cats" } })]);
       expect(output.text).toBe("");
@@ -72,7 +81,11 @@ describe("ChatModel repair", () => {
     it("should not recover calls to unknown tools or with schema-invalid arguments", async () => {
       for (const text of ['{"name": "delete_all", "arguments": {}}', '{"name": "search", "arguments": {"query": 5}}']) {
         const model = new ScriptedChatModel([rawStep(text), toolCallStep("search", { query: "ok" })]);
-        const { output } = await runCall(model, { messages: [user("q")], tools: [search], toolChoice: "required" }, mode);
+        const { output } = await runCall(
+          model,
+          { messages: [user("q")], tools: [search], toolChoice: "required" },
+          mode,
+        );
         expect(output.meta.repairs.map((repair) => repair.kind)).not.toContain("text-tool-call");
         expect(output.meta.attempts).toHaveLength(2);
       }
@@ -83,7 +96,9 @@ describe("ChatModel repair", () => {
         fixInvalidToolCalls: false,
         maxRepairAttempts: 0,
       });
-      await expect(runCall(model, { messages: [user("q")], tools: [search], toolChoice: "required" }, mode)).rejects.toMatchObject({
+      await expect(
+        runCall(model, { messages: [user("q")], tools: [search], toolChoice: "required" }, mode),
+      ).rejects.toMatchObject({
         kind: "tool-choice-violation",
       });
     });
@@ -95,10 +110,14 @@ describe("ChatModel repair", () => {
       expect(output.meta.attempts[0]!.rejected).toMatch(/empty response.*only reasoning/);
 
       const empty = new ScriptedChatModel([textStep(""), textStep(""), textStep("")]);
-      await expect(runCall(empty, { messages: [user("q")] }, mode)).rejects.toMatchObject({ name: "EmptyResponseError" });
+      await expect(runCall(empty, { messages: [user("q")] }, mode)).rejects.toMatchObject({
+        name: "EmptyResponseError",
+      });
       expect(empty.calls).toHaveLength(3);
 
-      const lenient = new ScriptedChatModel([textStep("", { reasoning: "only thoughts" })], { retryOnEmptyResponse: false });
+      const lenient = new ScriptedChatModel([textStep("", { reasoning: "only thoughts" })], {
+        retryOnEmptyResponse: false,
+      });
       const kept = await runCall(lenient, { messages: [user("q")] }, mode);
       expect(kept.output).toMatchObject({ text: "", reasoning: "only thoughts" });
     });
@@ -124,11 +143,19 @@ describe.skipIf(!hasSharedFixtures)("ChatModel repair of real broken model outpu
   const output = (thread: string) => quotes.find((quote) => quote.thread === thread)!.posted_output!;
 
   const cases: [string, Tool, Record<string, unknown>][] = [
-    ["ollama/ollama#11185", toolFor("LLM_Tool_RAG", ["term", "vector"]), { term: "accidents, tribunal de Versailles", vector: "accidents tribunal Versailles jugements" }],
+    [
+      "ollama/ollama#11185",
+      toolFor("LLM_Tool_RAG", ["term", "vector"]),
+      { term: "accidents, tribunal de Versailles", vector: "accidents tribunal Versailles jugements" },
+    ],
     ["ollama/ollama#11662", toolFor("repeat_string", ["string"]), { string: "bar" }],
     ["ollama/ollama#12174", toolFor("calculator", ["expr"]), { expr: "17 * 23" }],
     ["ollama/ollama#12017", toolFor("write_log", ["message"]), { message: "}A" }],
-    ["ollama/ollama#14745", toolFor("bash", ["command", "description"]), { command: 'grep "redacted" | head -20', description: "Find Valkey initialization" }],
+    [
+      "ollama/ollama#14745",
+      toolFor("bash", ["command", "description"]),
+      { command: 'grep "redacted" | head -20', description: "Find Valkey initialization" },
+    ],
     ["ardanlabs/kronk#950", toolFor("get_weather", ["location"]), { location: "Paris" }],
     ["vllm-project/vllm#54964", toolFor("get_db_config", ["param"]), { param: "max_connections" }],
   ];
@@ -137,7 +164,9 @@ describe.skipIf(!hasSharedFixtures)("ChatModel repair of real broken model outpu
     it.each(cases)("should recover the call quoted in %s", async (thread, tool, args) => {
       const model = new ScriptedChatModel([rawStep(output(thread))], { maxRepairAttempts: 0 });
       const result = await runCall(model, { messages: [user("q")], tools: [tool], toolChoice: "required" }, mode);
-      expect(result.output.toolCalls).toEqual([{ type: "tool-call", id: expect.stringMatching(/^call_[a-z0-9]{8}$/), name: tool.name, args }]);
+      expect(result.output.toolCalls).toEqual([
+        { type: "tool-call", id: expect.stringMatching(/^call_[a-z0-9]{8}$/), name: tool.name, args },
+      ]);
     });
 
     it("should repair the trailing-reasoning arguments quoted in librefang#2975", async () => {
@@ -151,7 +180,10 @@ describe.skipIf(!hasSharedFixtures)("ChatModel repair of real broken model outpu
 
 describe("ChatModel with fixInvalidToolCalls off", () => {
   it("should re-ask broken arguments instead of repairing them, and still fill missing ids", async () => {
-    const model = new ScriptedChatModel([toolCallStep("search", '{"query": "cats"'), toolCallStep("search", '{"query": "cats"}')], { fixInvalidToolCalls: false });
+    const model = new ScriptedChatModel(
+      [toolCallStep("search", '{"query": "cats"'), toolCallStep("search", '{"query": "cats"}')],
+      { fixInvalidToolCalls: false },
+    );
     const output = await model.create({ messages: [user("q")], tools: [search] });
     expect(output.meta.attempts).toHaveLength(2);
     expect(output.meta.attempts[0]!.rejected).toMatch(/not valid JSON/);

@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { UnsupportedFeatureError, defineTool, type FallbackEvent, type ToolChoiceMode, type WarningEvent } from "../../../src/index.js";
-import { ScriptedChatModel, errorStep, rawStep, streamStep, textStep, toolCallStep } from "../../../src/testing/index.js";
+import {
+  UnsupportedFeatureError,
+  defineTool,
+  type FallbackEvent,
+  type ToolChoiceMode,
+  type WarningEvent,
+} from "../../../src/index.js";
+import {
+  ScriptedChatModel,
+  errorStep,
+  rawStep,
+  streamStep,
+  textStep,
+  toolCallStep,
+} from "../../../src/testing/index.js";
 import { callModes, runCall, user } from "../../support/run-modes.js";
 
 const weather = defineTool({ name: "weather", inputSchema: z.object({ city: z.string() }) });
@@ -10,7 +23,8 @@ const tools = [weather, time];
 const ask = { messages: [user("Weather in Oslo?")], tools };
 
 /** A provider's 400 refusing tool_choice "required", and a reply on the response-format rung. */
-const refusesRequired = () => errorStep({ statusCode: 400, message: "tool_choice 'required' is not supported", rejectedToolChoice: "required" });
+const refusesRequired = () =>
+  errorStep({ statusCode: 400, message: "tool_choice 'required' is not supported", rejectedToolChoice: "required" });
 const unionReply = (city: string) => rawStep(`{"name": "weather", "parameters": {"city": "${city}"}}`);
 /** One quick retry. */
 const oneRetry = { retry: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 2 } };
@@ -37,7 +51,9 @@ describe("the tool_choice ladder", () => {
       expect(output.meta.toolChoice).toBe("emulated");
       expect(scripted.calls[0]!.tools).toBeUndefined();
       expect(scripted.calls[0]!.toolChoice).toBeUndefined();
-      expect(fallbacks).toEqual([expect.objectContaining({ rung: "emulated", reason: expect.stringContaining("none") })]);
+      expect(fallbacks).toEqual([
+        expect.objectContaining({ rung: "emulated", reason: expect.stringContaining("none") }),
+      ]);
     });
 
     it("should emulate a single tool with required when only required is supported", async () => {
@@ -54,9 +70,15 @@ describe("the tool_choice ladder", () => {
       const sent = scripted.calls[0]!;
       expect(sent.tools).toBeUndefined();
       expect(sent.toolChoice).toBeUndefined();
-      expect(sent.responseFormat).toMatchObject({ type: "json-schema", name: "tool_call", schema: { anyOf: expect.any(Array) } });
+      expect(sent.responseFormat).toMatchObject({
+        type: "json-schema",
+        name: "tool_call",
+        schema: { anyOf: expect.any(Array) },
+      });
       expect(output.meta.toolChoice).toBe("response-format");
-      expect(output.toolCalls).toEqual([{ type: "tool-call", id: expect.stringMatching(/^call_[a-z0-9]{8}$/), name: "time", args: { zone: "CET" } }]);
+      expect(output.toolCalls).toEqual([
+        { type: "tool-call", id: expect.stringMatching(/^call_[a-z0-9]{8}$/), name: "time", args: { zone: "CET" } },
+      ]);
       expect(output.text).toBe("");
       expect(output.finishReason).toBe("tool-calls");
       if (mode === "createStream") {
@@ -68,12 +90,16 @@ describe("the tool_choice ladder", () => {
     it("should force a single tool through the response format, reading bare parameters as that tool", async () => {
       const scripted = model([rawStep('{"city": "Oslo"}')], []);
       const { output } = await runCall(scripted, { ...ask, toolChoice: weather }, mode);
-      expect(scripted.calls[0]!.responseFormat).toMatchObject({ schema: { properties: { name: { enum: ["weather"] } } } });
+      expect(scripted.calls[0]!.responseFormat).toMatchObject({
+        schema: { properties: { name: { enum: ["weather"] } } },
+      });
       expect(output.toolCalls[0]).toMatchObject({ name: "weather", args: { city: "Oslo" } });
     });
 
     it("should wrap the union as { item } when the provider wants an object root, and read it back", async () => {
-      const scripted = model([rawStep('{"item": {"name": "weather", "parameters": {"city": "Oslo"}}}')], [], { supportsTopLevelUnion: false });
+      const scripted = model([rawStep('{"item": {"name": "weather", "parameters": {"city": "Oslo"}}}')], [], {
+        supportsTopLevelUnion: false,
+      });
       const { output } = await runCall(scripted, { ...ask, toolChoice: "required" }, mode);
       expect(scripted.calls[0]!.responseFormat).toMatchObject({ schema: { type: "object", required: ["item"] } });
       expect(output.toolCalls[0]).toMatchObject({ name: "weather", args: { city: "Oslo" } });
@@ -81,7 +107,11 @@ describe("the tool_choice ladder", () => {
 
     it("should ask for an array when parallel calls are allowed and return every call", async () => {
       const scripted = model(
-        [rawStep('[{"name": "weather", "parameters": {"city": "Oslo"}}, {"name": "time", "parameters": {"zone": "CET"}}]')],
+        [
+          rawStep(
+            '[{"name": "weather", "parameters": {"city": "Oslo"}}, {"name": "time", "parameters": {"zone": "CET"}}]',
+          ),
+        ],
         [],
       );
       const { output } = await runCall(scripted, { ...ask, toolChoice: "required", parallelToolCalls: true }, mode);
@@ -90,26 +120,36 @@ describe("the tool_choice ladder", () => {
     });
 
     it("should use the prompt rung when the provider has no structured output either", async () => {
-      const scripted = model([rawStep('Here you go: {"name": "weather", "parameters": {"city": "Oslo"}}')], [], { supportsStructuredOutput: false });
+      const scripted = model([rawStep('Here you go: {"name": "weather", "parameters": {"city": "Oslo"}}')], [], {
+        supportsStructuredOutput: false,
+      });
       const { output } = await runCall(scripted, { ...ask, toolChoice: "required" }, mode);
       const sent = scripted.calls[0]!;
       expect(sent.responseFormat).toBeUndefined();
       expect(sent.tools).toBeUndefined();
-      expect(sent.messages[0]).toMatchObject({ role: "system", content: expect.stringMatching(/You must call a tool.*weather.*"anyOf"/s) });
+      expect(sent.messages[0]).toMatchObject({
+        role: "system",
+        content: expect.stringMatching(/You must call a tool.*weather.*"anyOf"/s),
+      });
       expect(output.meta.toolChoice).toBe("prompt");
       expect(output.toolCalls[0]).toMatchObject({ name: "weather", args: { city: "Oslo" } });
     });
 
     it("should reject before any request when the fallback is switched off", async () => {
       const scripted = model([textStep("never")], ["auto"], { toolCallFallbackViaResponseFormat: false });
-      const error = await runCall(scripted, { ...ask, toolChoice: "required" }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(scripted, { ...ask, toolChoice: "required" }, mode).catch(
+        (caught: unknown) => caught,
+      );
       expect(UnsupportedFeatureError.isInstance(error)).toBe(true);
       expect((error as UnsupportedFeatureError).feature).toBe("tool_choice:required");
       expect(scripted.calls).toHaveLength(0);
     });
 
     it("should re-ask on the response-format rung when the reply is not a tool call", async () => {
-      const scripted = model([rawStep("I think it is sunny."), rawStep('{"name": "weather", "parameters": {"city": "Oslo"}}')], []);
+      const scripted = model(
+        [rawStep("I think it is sunny."), rawStep('{"name": "weather", "parameters": {"city": "Oslo"}}')],
+        [],
+      );
       const { output } = await runCall(scripted, { ...ask, toolChoice: "required" }, mode);
       expect(output.toolCalls[0]!.name).toBe("weather");
       expect(scripted.calls[1]!.responseFormat).toEqual(scripted.calls[0]!.responseFormat);
@@ -121,8 +161,12 @@ describe("the tool_choice ladder", () => {
       expect(output.toolCalls[0]).toMatchObject({ name: "time", args: { zone: "UTC" } });
 
       const outsider = defineTool({ name: "outsider", inputSchema: z.object({}) });
-      await expect(runCall(scripted, { ...ask, toolChoice: "required", fallbackTool: outsider }, mode)).rejects.toThrow(/never falls back/);
-      await expect(runCall(scripted, { ...ask, toolChoice: weather, fallbackTool: "time" }, mode)).rejects.toThrow(/only the forced tool/);
+      await expect(runCall(scripted, { ...ask, toolChoice: "required", fallbackTool: outsider }, mode)).rejects.toThrow(
+        /never falls back/,
+      );
+      await expect(runCall(scripted, { ...ask, toolChoice: weather, fallbackTool: "time" }, mode)).rejects.toThrow(
+        /only the forced tool/,
+      );
     });
 
     it("should learn from a 400 that refuses a tool_choice value and retry once on the next rung", async () => {
@@ -139,7 +183,12 @@ describe("the tool_choice ladder", () => {
       expect(scripted.calls[0]!.toolChoice).toBe("required");
       expect(scripted.calls[1]!.toolChoice).toBeUndefined();
       expect([...scripted.toolChoiceSupport]).toEqual(["auto", "none"]);
-      expect(warnings).toEqual([expect.objectContaining({ code: "learned-tool-choice", message: expect.stringContaining('new Set(["auto","none"])') })]);
+      expect(warnings).toEqual([
+        expect.objectContaining({
+          code: "learned-tool-choice",
+          message: expect.stringContaining('new Set(["auto","none"])'),
+        }),
+      ]);
       // The next call starts on the right rung at once.
       const next = await runCall(scripted, { ...ask, toolChoice: "required" }, mode);
       expect(next.output.toolCalls[0]!.args).toEqual({ city: "Rome" });
@@ -148,7 +197,10 @@ describe("the tool_choice ladder", () => {
   });
 
   it("should stream held-back union JSON once and replace it by the calls after a reset", async () => {
-    const scripted = model([streamStep(["not ", "json"]), streamStep(['{"name": "weather", ', '"parameters": {"city": "Oslo"}}'])], []);
+    const scripted = model(
+      [streamStep(["not ", "json"]), streamStep(['{"name": "weather", ', '"parameters": {"city": "Oslo"}}'])],
+      [],
+    );
     const chunks = [];
     const stream = scripted.createStream({ ...ask, toolChoice: "required" });
     for await (const chunk of stream) chunks.push(chunk);
@@ -159,11 +211,9 @@ describe("the tool_choice ladder", () => {
 
 describe("learning from a refused tool_choice", () => {
   it("should hold back the union JSON of a stream that learned its way onto the response-format rung", async () => {
-    const scripted = model(
-      [refusesRequired(), unionReply("Oslo")],
-      ["auto", "none", "required"],
-      { retry: { maxRetries: 0 } },
-    );
+    const scripted = model([refusesRequired(), unionReply("Oslo")], ["auto", "none", "required"], {
+      retry: { maxRetries: 0 },
+    });
     const stream = scripted.createStream({ ...ask, toolChoice: "required" });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
@@ -172,17 +222,27 @@ describe("learning from a refused tool_choice", () => {
   });
 
   it("should retry a transient failure of the request sent again after learning, on the learned rung", async () => {
-    const scripted = model([refusesRequired(), errorStep({ statusCode: 503 }), unionReply("Oslo")], ["auto", "none", "required"], oneRetry);
+    const scripted = model(
+      [refusesRequired(), errorStep({ statusCode: 503 }), unionReply("Oslo")],
+      ["auto", "none", "required"],
+      oneRetry,
+    );
     const retries: unknown[] = [];
     scripted.emitter.on("retry", (event) => retries.push(event));
     const output = await scripted.create({ ...ask, toolChoice: "required" });
     expect(output.toolCalls[0]!.args).toEqual({ city: "Oslo" });
     expect(scripted.calls.map((call) => call.toolChoice)).toEqual(["required", undefined, undefined]);
-    expect(retries).toEqual([expect.objectContaining({ attempt: 1, error: expect.objectContaining({ statusCode: 503 }) })]);
+    expect(retries).toEqual([
+      expect.objectContaining({ attempt: 1, error: expect.objectContaining({ statusCode: 503 }) }),
+    ]);
   });
 
   it("should learn from a refusal that comes on a retry, once", async () => {
-    const scripted = model([errorStep({ statusCode: 503 }), refusesRequired(), unionReply("Oslo")], ["auto", "none", "required"], oneRetry);
+    const scripted = model(
+      [errorStep({ statusCode: 503 }), refusesRequired(), unionReply("Oslo")],
+      ["auto", "none", "required"],
+      oneRetry,
+    );
     const warnings: WarningEvent[] = [];
     scripted.emitter.on("warning", (event) => warnings.push(event));
     const output = await scripted.create({ ...ask, toolChoice: "required" });
@@ -192,9 +252,13 @@ describe("learning from a refused tool_choice", () => {
   });
 
   it("should not unlearn a value the request never sent", async () => {
-    const scripted = model([errorStep({ statusCode: 400, message: "tool_choice 'required' refused", rejectedToolChoice: "required" })], ["auto", "none", "required", "single"], {
-      retry: { maxRetries: 0 },
-    });
+    const scripted = model(
+      [errorStep({ statusCode: 400, message: "tool_choice 'required' refused", rejectedToolChoice: "required" })],
+      ["auto", "none", "required", "single"],
+      {
+        retry: { maxRetries: 0 },
+      },
+    );
     await expect(scripted.create({ ...ask, toolChoice: weather })).rejects.toMatchObject({ statusCode: 400 });
     expect([...scripted.toolChoiceSupport]).toEqual(["auto", "none", "required", "single"]);
   });
@@ -203,12 +267,18 @@ describe("learning from a refused tool_choice", () => {
 describe("the fallback tool of a forced call", () => {
   it("should read bare parameters as the only tool in play under required", async () => {
     const scripted = model([rawStep('{"city": "Oslo"}')], []);
-    const { output } = await runCall(scripted, { messages: [user("x")], tools: [weather], toolChoice: "required" }, "create");
+    const { output } = await runCall(
+      scripted,
+      { messages: [user("x")], tools: [weather], toolChoice: "required" },
+      "create",
+    );
     expect(output.toolCalls[0]).toMatchObject({ name: "weather", args: { city: "Oslo" } });
   });
 
   it("should not guess among several tools without a fallbackTool", async () => {
     const scripted = model([rawStep('{"city": "Oslo"}')], [], { maxRepairAttempts: 0 });
-    await expect(runCall(scripted, { ...ask, toolChoice: "required" }, "create")).rejects.toMatchObject({ kind: "tool-choice-violation" });
+    await expect(runCall(scripted, { ...ask, toolChoice: "required" }, "create")).rejects.toMatchObject({
+      kind: "tool-choice-violation",
+    });
   });
 });

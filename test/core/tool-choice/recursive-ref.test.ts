@@ -20,11 +20,14 @@ describe("toolUnionSchema", () => {
   it.each([
     ["bare", { wrap: false }, (call: unknown) => call],
     ["wrapped", { wrap: true }, (call: unknown) => ({ item: call })],
-  ])("should keep a tool's recursive '#' reference its own when the tool moves into the %s union", (_name, options, shape) => {
-    expect(tree.parameters).toMatchObject({ properties: { children: { items: { $ref: "#" } } } });
-    const union = toolUnionSchema([tree], options);
-    const validate = new Ajv({ strict: false }).compile(union);
-    const call = { name: "tree", parameters: { name: "root", children: [{ name: "leaf", children: [] }] } };
-    expect(validate(shape(call))).toBe(true);
-  });
+  ])(
+    "should keep a tool's recursive '#' reference its own when the tool moves into the %s union",
+    (_name, options, shape) => {
+      expect(tree.parameters).toMatchObject({ properties: { children: { items: { $ref: "#" } } } });
+      const union = toolUnionSchema([tree], options);
+      const validate = new Ajv({ strict: false }).compile(union);
+      const call = { name: "tree", parameters: { name: "root", children: [{ name: "leaf", children: [] }] } };
+      expect(validate(shape(call))).toBe(true);
+    },
+  );
 });

@@ -10,7 +10,9 @@ describe("the rejected rung", () => {
   describe.each(callModes)("through %s", (mode) => {
     it("should not tell a caller of a model without tool calling to switch on a fallback that is on and cannot help", async () => {
       const model = new ScriptedChatModel([], { supportsToolCalling: false });
-      const error = await runCall(model, { messages: [user("x")], tools: [weather] }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(model, { messages: [user("x")], tools: [weather] }, mode).catch(
+        (caught: unknown) => caught,
+      );
       expect(UnsupportedFeatureError.isInstance(error)).toBe(true);
       const message = (error as Error).message;
       expect(message).toMatch(/cannot call tools/);

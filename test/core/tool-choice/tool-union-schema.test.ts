@@ -3,9 +3,16 @@ import { toolUnionSchema, type UnionTool } from "../../../src/index.js";
 
 const weather: UnionTool = {
   name: "weather",
-  parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string" } }, required: ["city"] },
+  parameters: {
+    type: "object",
+    properties: { city: { type: "string" }, unit: { type: "string" } },
+    required: ["city"],
+  },
 };
-const time: UnionTool = { name: "time", parameters: { type: "object", properties: { zone: { type: "string" } }, required: ["zone"] } };
+const time: UnionTool = {
+  name: "time",
+  parameters: { type: "object", properties: { zone: { type: "string" } }, required: ["zone"] },
+};
 
 describe("toolUnionSchema", () => {
   it("should compile one tool to an object with its name as a constant and its parameters", () => {
@@ -29,7 +36,12 @@ describe("toolUnionSchema", () => {
 
   it("should wrap the union as { item } for providers that want an object root", () => {
     const wrapped = toolUnionSchema([weather, time], { wrap: true, parallel: true });
-    expect(wrapped).toMatchObject({ type: "object", required: ["item"], additionalProperties: false, properties: { item: { type: "array" } } });
+    expect(wrapped).toMatchObject({
+      type: "object",
+      required: ["item"],
+      additionalProperties: false,
+      properties: { item: { type: "array" } },
+    });
   });
 
   it("should inline $ref and $defs, and cut a recursive reference", () => {
@@ -54,7 +66,9 @@ describe("toolUnionSchema", () => {
   });
 
   it("should make a strict variant: every property required, optional ones nullable, no extra keys", () => {
-    const parameters = (toolUnionSchema([weather], { strict: true }).properties as { parameters: Record<string, unknown> }).parameters;
+    const parameters = (
+      toolUnionSchema([weather], { strict: true }).properties as { parameters: Record<string, unknown> }
+    ).parameters;
     expect(parameters).toEqual({
       type: "object",
       properties: { city: { type: "string" }, unit: { anyOf: [{ type: "string" }, { type: "null" }] } },

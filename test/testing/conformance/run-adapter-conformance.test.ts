@@ -15,7 +15,8 @@ interface Collected {
 function collect(options: AdapterConformanceOptions, withSkip = true): Collected[] {
   const tests: Collected[] = [];
   const path: string[] = [];
-  const it: ConformanceTestAPI["it"] = (name, body) => tests.push({ name: [...path, name].join(" > "), body, skipped: false });
+  const it: ConformanceTestAPI["it"] = (name, body) =>
+    tests.push({ name: [...path, name].join(" > "), body, skipped: false });
   if (withSkip) it.skip = (name, body) => tests.push({ name: [...path, name].join(" > "), body, skipped: true });
   runAdapterConformance(
     {
@@ -65,7 +66,10 @@ class HashPrivateChatModel extends OpenAIChatModel {
   }
 }
 
-function options(make: (baseURL: string, modelOptions: ChatModelOptions) => OpenAIChatModel, extra: Partial<AdapterConformanceOptions> = {}): AdapterConformanceOptions {
+function options(
+  make: (baseURL: string, modelOptions: ChatModelOptions) => OpenAIChatModel,
+  extra: Partial<AdapterConformanceOptions> = {},
+): AdapterConformanceOptions {
   return {
     name: "subject",
     modes: ["create"],
@@ -86,7 +90,8 @@ function options(make: (baseURL: string, modelOptions: ChatModelOptions) => Open
   };
 }
 
-const good = (baseURL: string, modelOptions: ChatModelOptions) => new OpenAIChatModel("m", { baseURL, apiKey: "k", ...modelOptions });
+const good = (baseURL: string, modelOptions: ChatModelOptions) =>
+  new OpenAIChatModel("m", { baseURL, apiKey: "k", ...modelOptions });
 
 describe("runAdapterConformance", () => {
   it("should define its tests through the given describe and it", () => {
@@ -99,19 +104,31 @@ describe("runAdapterConformance", () => {
 
   it("should pass a correct adapter and fail one that loses the usage", async () => {
     await expect(pick(collect(options(good)), "recorded text")()).resolves.toBeUndefined();
-    const bad = collect(options((baseURL, modelOptions) => new UsageLosingChatModel("m", { baseURL, apiKey: "k", ...modelOptions })));
+    const bad = collect(
+      options((baseURL, modelOptions) => new UsageLosingChatModel("m", { baseURL, apiKey: "k", ...modelOptions })),
+    );
     await expect(pick(bad, "recorded text")()).rejects.toThrow(/usage\.inputTokens/);
   });
 
   it("should fail an adapter that retries on its own, under a dropped connection and a 429", async () => {
-    const retrying = collect(options((baseURL, modelOptions) => new SelfRetryingChatModel("m", { baseURL, apiKey: "k", ...modelOptions })));
-    await expect(pick(retrying, "maxRetries + 1 requests when every attempt fails (a dropped connection)")()).rejects.toThrow(/one request per attempt/);
-    await expect(pick(retrying, "maxRetries + 1 requests when every attempt fails (the provider's")()).rejects.toThrow(/one request per attempt/);
-    await expect(pick(collect(options(good)), "maxRetries + 1 requests when every attempt fails (a dropped")()).resolves.toBeUndefined();
+    const retrying = collect(
+      options((baseURL, modelOptions) => new SelfRetryingChatModel("m", { baseURL, apiKey: "k", ...modelOptions })),
+    );
+    await expect(
+      pick(retrying, "maxRetries + 1 requests when every attempt fails (a dropped connection)")(),
+    ).rejects.toThrow(/one request per attempt/);
+    await expect(pick(retrying, "maxRetries + 1 requests when every attempt fails (the provider's")()).rejects.toThrow(
+      /one request per attempt/,
+    );
+    await expect(
+      pick(collect(options(good)), "maxRetries + 1 requests when every attempt fails (a dropped")(),
+    ).resolves.toBeUndefined();
   });
 
   it("should fail an adapter that keeps state in a #private field on clone()", async () => {
-    const tests = collect(options((baseURL, modelOptions) => new HashPrivateChatModel("m", { baseURL, apiKey: "k", ...modelOptions })));
+    const tests = collect(
+      options((baseURL, modelOptions) => new HashPrivateChatModel("m", { baseURL, apiKey: "k", ...modelOptions })),
+    );
     await expect(pick(tests, conformanceCases.clone)()).rejects.toThrow(/private/i);
     await expect(pick(collect(options(good)), conformanceCases.clone)()).resolves.toBeUndefined();
   });
@@ -119,14 +136,20 @@ describe("runAdapterConformance", () => {
   it("should report declared skips and cases without recordings through it.skip, with the reason", () => {
     const tests = collect(options(good, { skip: { abort: "this provider cannot be aborted (test)" } }));
     const skipped = tests.filter((test) => test.skipped).map((test) => test.name);
-    expect(skipped).toContain(`subject > create > ${conformanceCases.abort} — skipped: this provider cannot be aborted (test)`);
-    expect(skipped).toContain(`subject > create > ${conformanceCases["tool-call"]} — skipped: no create recording given in this run`);
+    expect(skipped).toContain(
+      `subject > create > ${conformanceCases.abort} — skipped: this provider cannot be aborted (test)`,
+    );
+    expect(skipped).toContain(
+      `subject > create > ${conformanceCases["tool-call"]} — skipped: no create recording given in this run`,
+    );
     expect(tests.some((test) => !test.skipped && test.name.includes(conformanceCases.abort))).toBe(false);
   });
 
   it("should name a skipped case as such when the framework has no it.skip", () => {
     const tests = collect(options(good, { skip: { clone: "no clone here (test)" } }), false);
-    expect(tests.map((test) => test.name)).toContain(`subject > create > [skipped] ${conformanceCases.clone} — skipped: no clone here (test)`);
+    expect(tests.map((test) => test.name)).toContain(
+      `subject > create > [skipped] ${conformanceCases.clone} — skipped: no clone here (test)`,
+    );
   });
 
   it("should refuse a skip without a reason, an unknown case, a skipped case with recordings, and a call without an id", () => {
@@ -135,7 +158,9 @@ describe("runAdapterConformance", () => {
     expect(() => collect(options(good, { skip: { text: "no text" } }))).toThrow(/skipped but has recordings/);
     const withoutId = { toolCall: [{ name: "x", reply: {}, tools: [], expected: { name: "f", args: {} } }] };
     expect(() => collect(options(good, { scenarios: withoutId }))).toThrow(/has no id/);
-    expect(() => collect(options(good, { scenarios: withoutId, skip: { "tool-call-ids": "none given (test)" } }))).not.toThrow();
+    expect(() =>
+      collect(options(good, { scenarios: withoutId, skip: { "tool-call-ids": "none given (test)" } })),
+    ).not.toThrow();
   });
 
   it("should start each test's server from the given factory and hand it to createModel", async () => {

@@ -29,7 +29,12 @@ afterEach(() => rmSync(folder, { recursive: true, force: true }));
 async function agent(model: import("../../../src/index.js").ChatModel, mode: (typeof callModes)[number]) {
   const messages: import("../../../src/index.js").Message[] = [user("What is INC-001?")];
   const first = await runCall(model, { messages, tools: [lookup], toolChoice: "required" }, mode);
-  messages.push(first.output.message, { role: "tool", toolCallId: first.output.toolCalls[0]!.id, toolName: "lookup_incident", content: "auth-api outage" });
+  messages.push(first.output.message, {
+    role: "tool",
+    toolCallId: first.output.toolCalls[0]!.id,
+    toolName: "lookup_incident",
+    content: "auth-api outage",
+  });
   const second = await runCall(model, { messages, tools: [lookup], toolChoice: "none" }, mode);
   return second.output.text;
 }
@@ -38,24 +43,42 @@ describe("RecordingChatModel and ReplayChatModel", () => {
   describe.each(callModes)("through %s", (mode) => {
     it("should record an agent run once and replay it offline, identically", async () => {
       const cassette = join(folder, "agent.json");
-      const live = new ScriptedChatModel([toolCallStep("lookup_incident", { incident_id: "INC-001" }, { id: "call_fixed01" }), textStep("It is an auth-api outage.")], {
-        toolChoiceSupport: ["auto", "none", "required"],
-      });
+      const live = new ScriptedChatModel(
+        [
+          toolCallStep("lookup_incident", { incident_id: "INC-001" }, { id: "call_fixed01" }),
+          textStep("It is an auth-api outage."),
+        ],
+        {
+          toolChoiceSupport: ["auto", "none", "required"],
+        },
+      );
       const recorder = new RecordingChatModel(live, { cassette });
       expect(await agent(recorder, mode)).toBe("It is an auth-api outage.");
       expect(live.calls).toHaveLength(2);
 
       const replay = new ReplayChatModel(cassette);
-      expect([replay.providerId, replay.modelId, [...replay.toolChoiceSupport]]).toEqual(["scripted", "scripted", ["auto", "none", "required"]]);
+      expect([replay.providerId, replay.modelId, [...replay.toolChoiceSupport]]).toEqual([
+        "scripted",
+        "scripted",
+        ["auto", "none", "required"],
+      ]);
       expect(await agent(replay, mode)).toBe("It is an auth-api outage.");
-      expect(await agent(new ReplayChatModel(cassette), mode === "create" ? "createStream" : "create")).toBe("It is an auth-api outage.");
+      expect(await agent(new ReplayChatModel(cassette), mode === "create" ? "createStream" : "create")).toBe(
+        "It is an auth-api outage.",
+      );
     });
 
     it("should fail loudly on an input it has not seen, with a diff of the nearest recorded input", async () => {
       const cassette = join(folder, "one.json");
-      await runCall(new RecordingChatModel(new ScriptedChatModel([textStep("hi")]), { cassette }), { messages: [user("Hello there")] }, mode);
+      await runCall(
+        new RecordingChatModel(new ScriptedChatModel([textStep("hi")]), { cassette }),
+        { messages: [user("Hello there")] },
+        mode,
+      );
       const replay = new ReplayChatModel(cassette);
-      const error = await runCall(replay, { messages: [user("Hello, there")] }, mode).catch((caught: unknown) => caught as Error);
+      const error = await runCall(replay, { messages: [user("Hello, there")] }, mode).catch(
+        (caught: unknown) => caught as Error,
+      );
       expect(error).toBeInstanceOf(Error);
       expect((error as Error).message).toMatch(/no recording of this provider input/);
       expect((error as Error).message).toContain('-       "content": "Hello there",');
@@ -64,9 +87,14 @@ describe("RecordingChatModel and ReplayChatModel", () => {
 
     it("should replay a recorded provider error as a ProviderError", async () => {
       const cassette = join(folder, "error.json");
-      const recorder = new RecordingChatModel(new ScriptedChatModel([errorStep({ statusCode: 404, message: "model not found" })]), { cassette });
+      const recorder = new RecordingChatModel(
+        new ScriptedChatModel([errorStep({ statusCode: 404, message: "model not found" })]),
+        { cassette },
+      );
       await expect(runCall(recorder, { messages: [user("x")] }, mode)).rejects.toMatchObject({ statusCode: 404 });
-      const error = await runCall(new ReplayChatModel(cassette), { messages: [user("x")] }, mode).catch((caught: unknown) => caught);
+      const error = await runCall(new ReplayChatModel(cassette), { messages: [user("x")] }, mode).catch(
+        (caught: unknown) => caught,
+      );
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ statusCode: 404, message: "model not found" });
     });
@@ -98,7 +126,9 @@ describe("RecordingChatModel and ReplayChatModel", () => {
 
   it("should never write credentials into a cassette", async () => {
     const cassette = join(folder, "secrets.json");
-    const leaky = new ScriptedChatModel([errorStep(new Error("401: bad key sk-live-SENTINEL-abcdef123456 for gateway tok-XYZ-998877"))]);
+    const leaky = new ScriptedChatModel([
+      errorStep(new Error("401: bad key sk-live-SENTINEL-abcdef123456 for gateway tok-XYZ-998877")),
+    ]);
     const recorder = new RecordingChatModel(leaky, { cassette, secrets: ["tok-XYZ-998877"], retry: { maxRetries: 0 } });
     await expect(recorder.create({ messages: [user("Authorization: Bearer abcdefghijklmnop")] })).rejects.toThrow();
     const written = readFileSync(cassette, "utf8");
@@ -106,7 +136,10 @@ describe("RecordingChatModel and ReplayChatModel", () => {
     expect(written).not.toContain("tok-XYZ-998877");
     expect(written).not.toContain("abcdefghijklmnop");
     expect(written).toContain("[REDACTED]");
-    expect(redactSecrets({ key: "AKIAABCDEFGHIJKLMNOP", ok: "plain text" })).toEqual({ key: "[REDACTED]", ok: "plain text" });
+    expect(redactSecrets({ key: "AKIAABCDEFGHIJKLMNOP", ok: "plain text" })).toEqual({
+      key: "[REDACTED]",
+      ok: "plain text",
+    });
   });
 });
 
@@ -114,9 +147,15 @@ describe("ReplayChatModel across turns", () => {
   it("should replay a multi-turn agent whose tool-call ids keelson made up, as on Ollama", async () => {
     const cassette = join(folder, "made-up-ids.json");
     // No ids from the provider and a forced call read from JSON: keelson generates random ids.
-    const live = new ScriptedChatModel([rawStep('{"name": "lookup_incident", "parameters": {"incident_id": "INC-001"}}'), textStep("It is an auth-api outage.")], {
-      toolChoiceSupport: [],
-    });
+    const live = new ScriptedChatModel(
+      [
+        rawStep('{"name": "lookup_incident", "parameters": {"incident_id": "INC-001"}}'),
+        textStep("It is an auth-api outage."),
+      ],
+      {
+        toolChoiceSupport: [],
+      },
+    );
     expect(await agent(new RecordingChatModel(live, { cassette }), "create")).toBe("It is an auth-api outage.");
     expect(await agent(new ReplayChatModel(cassette), "create")).toBe("It is an auth-api outage.");
     expect(await agent(new ReplayChatModel(cassette), "createStream")).toBe("It is an auth-api outage.");

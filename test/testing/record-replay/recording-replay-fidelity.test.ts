@@ -4,7 +4,16 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../../../src/index.js";
-import { RecordingChatModel, ReplayChatModel, ScriptedChatModel, errorStep, redactSecrets, textStep, toolCallStep, toolCallsStep } from "../../../src/testing/index.js";
+import {
+  RecordingChatModel,
+  ReplayChatModel,
+  ScriptedChatModel,
+  errorStep,
+  redactSecrets,
+  textStep,
+  toolCallStep,
+  toolCallsStep,
+} from "../../../src/testing/index.js";
 import { callModes, runCall, user } from "../../support/run-modes.js";
 
 const lookup = defineTool({ name: "lookup_incident", inputSchema: z.object({ incident_id: z.string() }) });
@@ -18,7 +27,11 @@ describe.each(callModes)("record and replay through %s", (mode) => {
   it("should replay a run whose ladder learned from a refused tool_choice, as the recording did", async () => {
     const cassette = join(folder, "refused.json");
     const live = new ScriptedChatModel([
-      errorStep({ statusCode: 400, message: "tool_choice 'required' is not supported", rejectedToolChoice: "required" }),
+      errorStep({
+        statusCode: 400,
+        message: "tool_choice 'required' is not supported",
+        rejectedToolChoice: "required",
+      }),
       toolCallStep("lookup_incident", { incident_id: "INC-001" }, { id: "call_a" }),
     ]);
     const input = { messages: [user("INC-001?")], tools: [lookup], toolChoice: "required" as const };
@@ -31,20 +44,32 @@ describe.each(callModes)("record and replay through %s", (mode) => {
 
   it("should replay a recorded error that was not retried (isRetryable false) without retrying it", async () => {
     const cassette = join(folder, "quota.json");
-    const live = new ScriptedChatModel([errorStep({ statusCode: 429, code: "insufficient_quota", message: "quota", isRetryable: false })]);
-    await expect(runCall(new RecordingChatModel(live, { cassette }), { messages: [user("x")] }, mode)).rejects.toMatchObject({ isRetryable: false });
+    const live = new ScriptedChatModel([
+      errorStep({ statusCode: 429, code: "insufficient_quota", message: "quota", isRetryable: false }),
+    ]);
+    await expect(
+      runCall(new RecordingChatModel(live, { cassette }), { messages: [user("x")] }, mode),
+    ).rejects.toMatchObject({ isRetryable: false });
     expect(live.calls).toHaveLength(1);
     const replay = new ReplayChatModel(cassette);
     let retries = 0;
     replay.emitter.on("retry", () => retries++);
-    await expect(runCall(replay, { messages: [user("x")] }, mode)).rejects.toMatchObject({ statusCode: 429, isRetryable: false });
+    await expect(runCall(replay, { messages: [user("x")] }, mode)).rejects.toMatchObject({
+      statusCode: 429,
+      isRetryable: false,
+    });
     expect(retries).toBe(0);
   });
 
   it("should send the wrapped model's own default parameters and settings, and replay them", async () => {
     const cassette = join(folder, "settings.json");
     const live = new ScriptedChatModel(
-      [toolCallsStep([{ name: "lookup_incident", args: { incident_id: "A" } }, { name: "lookup_incident", args: { incident_id: "B" } }])],
+      [
+        toolCallsStep([
+          { name: "lookup_incident", args: { incident_id: "A" } },
+          { name: "lookup_incident", args: { incident_id: "B" } },
+        ]),
+      ],
       { parameters: { temperature: 0 }, allowParallelToolCalls: true },
     );
     const input = { messages: [user("A and B?")], tools: [lookup] };
@@ -83,7 +108,10 @@ describe("ReplayChatModel secrets", () => {
   it("should match an input holding one of the recording's extra secrets when given the same secrets", async () => {
     const cassette = join(folder, "gateway.json");
     const input = { messages: [user("Use gateway token tok-XYZ-998877 for the call.")] };
-    await new RecordingChatModel(new ScriptedChatModel([textStep("ok")]), { cassette, secrets: ["tok-XYZ-998877"] }).create(input);
+    await new RecordingChatModel(new ScriptedChatModel([textStep("ok")]), {
+      cassette,
+      secrets: ["tok-XYZ-998877"],
+    }).create(input);
     expect(readFileSync(cassette, "utf8")).not.toContain("tok-XYZ-998877");
     expect((await new ReplayChatModel(cassette, { secrets: ["tok-XYZ-998877"] }).create(input)).text).toBe("ok");
   });

@@ -61,14 +61,25 @@ function wholeOutputCassette(output: ProviderOutput): Cassette {
     version: 1,
     providerId: "bedrock",
     modelId: "claude",
-    profile: { toolChoiceSupport: [], supportsToolCalling: true, supportsStructuredOutput: false, supportsTopLevelUnion: false, strictResponseFormat: false },
+    profile: {
+      toolChoiceSupport: [],
+      supportsToolCalling: true,
+      supportsStructuredOutput: false,
+      supportsTopLevelUnion: false,
+      strictResponseFormat: false,
+    },
     interactions: [{ input: { messages: ask, parameters: {} }, output }],
   };
 }
 
 describe("ReplayChatModel with one signed reasoning block", () => {
   it("should keep the block's signature when a whole recorded output is replayed through createStream", async () => {
-    const cassette = wholeOutputCassette({ text: "Paris.", reasoning: "I look.", reasoningSignature: "sig-one", finishReason: "stop" });
+    const cassette = wholeOutputCassette({
+      text: "Paris.",
+      reasoning: "I look.",
+      reasoningSignature: "sig-one",
+      finishReason: "stop",
+    });
     const { output } = await runCall(new ReplayChatModel(cassette), { messages: ask }, "createStream");
     expect(output.message.content).toEqual([
       { type: "reasoning", text: "I look.", signature: "sig-one" },
