@@ -10,12 +10,6 @@ export interface BenchConfig {
   importRounds: number;
   /** keelson's event listeners: "none", "lifecycle" (start, success, error, finish) or "all" (newToken too). @default "lifecycle" */
   listeners: "none" | "lifecycle" | "all";
-  /**
-   * How keelson's requests travel: "lean" (keelson's default, undici without fetch's per-request
-   * machinery) or "node" (Node's fetch, as the raw SDK sends: both sides then go through a
-   * pass-through `globalThis.fetch`, which keelson does not bypass), to see keelson's own cost. @default "lean"
-   */
-  fetch: "lean" | "node";
   /** @default ["openai", "ollama"] */
   providers: Provider[];
   /** A regular expression: only the cases whose name ("ollama call native", "openai import construct", …) matches. @default every case */
@@ -29,9 +23,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   if (listeners !== "none" && listeners !== "lifecycle" && listeners !== "all") {
     throw new TypeError(`BENCH_LISTENERS must be none, lifecycle or all, got ${JSON.stringify(listeners)}.`);
   }
-  const fetch = env.BENCH_FETCH ?? "lean";
-  if (fetch !== "lean" && fetch !== "node")
-    throw new TypeError(`BENCH_FETCH must be lean or node, got ${JSON.stringify(fetch)}.`);
   const providers = (env.BENCH_PROVIDERS ?? "openai,ollama").split(",").map((name) => name.trim());
   for (const provider of providers) {
     if (provider !== "openai" && provider !== "ollama")
@@ -43,7 +34,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     warmup: positiveInteger(env, "BENCH_WARMUP", 50, 0),
     importRounds: positiveInteger(env, "BENCH_IMPORT_ROUNDS", 10),
     listeners,
-    fetch,
     providers: providers as Provider[],
     cases: env.BENCH_CASES ?? "",
   };

@@ -29,7 +29,7 @@ export function markdownReport(results: BenchResults): string {
   const lines = [
     `keelson vs raw SDK — medians of ${results.config.rounds} rounds × ${results.config.iterations} requests ` +
       `(cold imports: ${results.config.importRounds} processes); keelson listeners: ${results.config.listeners}; ` +
-      `keelson's requests: ${results.config.fetch === "node" ? "Node's fetch, as the raw SDK's (BENCH_FETCH=node)" : "its lean fetch"}; ` +
+      "both sides on Node's fetch; " +
       `Node ${results.node}, ${results.cpus} CPUs`,
     "",
     'The × columns divide the medians; the "rounds" columns give the lowest and highest ratio of a single round,',

@@ -10,11 +10,6 @@ const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
 const warmup = Number(process.env.BENCH_WARMUP ?? 50);
 const baseURL = `http://127.0.0.1:${process.env.BENCH_PORT}`;
 
-if (process.env.BENCH_FETCH === "node") {
-  // Both sides through a pass-through fetch: keelson then leaves its lean fetch for Node's, as it does for any patched fetch.
-  const nodeFetch = globalThis.fetch;
-  globalThis.fetch = (url, init) => nodeFetch(url, init);
-}
 const { setup } = await import(`./work/${side}-${provider}.mjs`);
 const run = setup({ baseURL, forced: path === "forced" })[kind];
 

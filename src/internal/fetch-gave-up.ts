@@ -7,7 +7,7 @@ const fetchLimits: Readonly<Record<string, string>> = {
 };
 
 /**
- * Whether a request ended because its transport (undici: keelson's lean fetch or Node's fetch) stopped waiting — 300 s for the headers (a
+ * Whether a request ended because its transport (Node's fetch, undici) stopped waiting — 300 s for the headers (a
  * non-streamed generation sends them when it is done) or between two body chunks — rather than by
  * the call's own timeout or signal: the undici code found down the error's causes, and what fetch
  * was waiting for. Requests of calls whose timeout outlasts those limits never get here (they go

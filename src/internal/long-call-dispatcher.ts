@@ -1,23 +1,52 @@
 import { outlastsFetch } from "./abort.js";
-import { leanFetch } from "./lean-fetch.js";
-import { globalDispatcherIsPlain } from "./node-fetch-untouched.js";
-import { unlimitedAgent } from "./undici-request.js";
+import { lazyRequire } from "./lazy-require.js";
+
+/** What of undici's public API a long call needs: the process's dispatcher, and composing it. */
+interface Dispatcher {
+  dispatch(options: object, handler: object): boolean;
+  compose(interceptor: (dispatch: Dispatcher["dispatch"]) => Dispatcher["dispatch"]): Dispatcher;
+}
+
+// undici loads only for a call that outlasts Node's fetch: every other request never reads it.
+const loadUndici = lazyRequire<{ getGlobalDispatcher(): Dispatcher }>(
+  "undici",
+  "lifting Node's fetch's 300 s limits for a call with a longer timeout",
+);
+
+let composedFor: Dispatcher | undefined;
+let composed: Dispatcher | undefined;
 
 /**
  * For a request of a call that may outlast Node's fetch (a `timeout` past 5 minutes, or `Infinity`):
- * an undici dispatcher with no headers or body timeout, so the call's own timeout and signal are
- * what end it (a non-streamed generation sends its headers only when it is done; a reasoning model
- * can be silent for minutes). undefined for every other request: they keep fetch's limits. undefined
- * too under a global dispatcher of the caller's (a proxy, a CA, a mock): every request goes through
- * it, with its own limits; and for a request through a fetch other than keelson's or Node's (its owner's).
+ * the process's own dispatcher (undici's `getGlobalDispatcher()`: Node's agent, or a caller's proxy,
+ * CA or MockAgent) composed with an interceptor that sends each request with no headers or body
+ * timeout (undici's per-request `headersTimeout: 0, bodyTimeout: 0`), so the call's own timeout and
+ * signal are what end it. undefined for every other request: they keep fetch's limits, and undici
+ * is never loaded for them. Only for the platform fetch: another fetch is its owner's.
  */
 export function longCallDispatcher(signal: AbortSignal, fetch: unknown): object | undefined {
-  return sendsWithFetchLimits(fetch) && outlastsFetch(signal) && globalDispatcherIsPlain()
-    ? unlimitedAgent()
-    : undefined;
+  if (!outlastsFetch(signal) || !sendsWithFetchLimits(fetch)) return undefined;
+  const base = loadUndici().getGlobalDispatcher();
+  if (base !== composedFor) {
+    composedFor = base;
+    composed = base.compose(
+      (dispatch) => (options, handler) => dispatch({ ...options, headersTimeout: 0, bodyTimeout: 0 }, handler),
+    );
+  }
+  return composed;
 }
 
-/** Whether requests through `fetch` go on undici with Node's fetch's 300 s limits: keelson's lean fetch or Node's own. */
+/** Whether requests through `fetch` go on Node's fetch, with its 300 s limits: the platform's own, or keelson's wrapper of it. */
 export function sendsWithFetchLimits(fetch: unknown): boolean {
-  return fetch === leanFetch || fetch === globalThis.fetch;
+  return (
+    fetch === undefined || fetch === globalThis.fetch || (typeof fetch === "function" && platformFetches.has(fetch))
+  );
+}
+
+const platformFetches = new WeakSet<object>();
+
+/** Marks a fetch keelson built over `globalThis.fetch` (it sends with Node's fetch's limits). */
+export function markPlatformFetch<T extends object>(fetch: T): T {
+  platformFetches.add(fetch);
+  return fetch;
 }

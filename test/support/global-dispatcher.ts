@@ -9,9 +9,9 @@ export interface TestDispatcher {
   close(): Promise<void>;
 }
 
-/** An undici `Agent` with options of its own (by its own path: undici's index would install a global dispatcher when none is set yet). */
+/** An undici `Agent` with options of its own, from undici's public export. */
 export function undiciAgent(options: object): TestDispatcher {
-  const Agent = requireModule("undici/lib/dispatcher/agent.js") as new (options: object) => TestDispatcher;
+  const { Agent } = requireModule("undici") as { Agent: new (options: object) => TestDispatcher };
   return new Agent(options);
 }
 

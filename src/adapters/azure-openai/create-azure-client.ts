@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
 import { lazyRequire } from "../../internal/lazy-require.js";
-import { leanFetch } from "../../internal/lean-fetch.js";
+import { platformFetch } from "../../internal/platform-fetch.js";
 import { env } from "../openai/create-openai-client.js";
 import { loadOpenAISDK } from "../openai/load-openai-sdk.js";
 import { entraTokenProvider } from "./entra-token-provider.js";
@@ -39,7 +39,7 @@ export function createAzureClient(deployment: string, settings: AzureClientSetti
   const common = {
     ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }),
     maxRetries: 0,
-    fetch: leanFetch,
+    fetch: platformFetch(Object.keys(settings.headers ?? {})),
   };
   const { AzureOpenAI, OpenAI: OpenAIClient } = loadOpenAISDK();
   const v1 = /\/openai\/v1\/*$/.exec(endpoint);

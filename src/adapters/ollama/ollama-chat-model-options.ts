@@ -17,7 +17,7 @@ export interface OllamaChatModelOptions extends ChatModelOptions {
   client?: Ollama;
   /** Headers sent with every request (for a proxy or ollama.com: `Authorization`); a `User-Agent`, `Accept` or `Content-Type` here replaces the SDK's. @default none */
   headers?: Record<string, string>;
-  /** The fetch every request goes through. @default keelson's lean fetch: undici as Node's fetch uses it, without fetch's per-request machinery (`globalThis.fetch` when that is patched or a global dispatcher is set) */
+  /** The fetch every request goes through. @default `globalThis.fetch` (read at each request), with redirects kept to http(s) and credentials kept to their origin */
   fetch?: typeof fetch;
   /** How long Ollama keeps the model loaded after a request (`keep_alive`: seconds or "5m"). @default the server's */
   keepAlive?: string | number;

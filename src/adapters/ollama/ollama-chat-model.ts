@@ -6,7 +6,7 @@ import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { lazyImport } from "../../internal/lazy-import.js";
-import { leanFetch } from "../../internal/lean-fetch.js";
+import { platformFetch } from "../../internal/platform-fetch.js";
 import { lazyRequire } from "../../internal/lazy-require.js";
 import type { OllamaConnection } from "./ollama-calls.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
@@ -73,7 +73,7 @@ export class OllamaChatModel extends ChatModel {
             OllamaClient: loadOllama().Ollama,
             headers: requestHeaders,
             headerOverrides: sdkHeaderOverrides(requestHeaders),
-            fetch: customFetch ?? leanFetch,
+            fetch: customFetch ?? platformFetch(Object.keys(requestHeaders ?? {})),
           },
     };
   }

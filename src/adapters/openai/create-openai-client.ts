@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { leanFetch } from "../../internal/lean-fetch.js";
+import { platformFetch } from "../../internal/platform-fetch.js";
 import { withEnvelopedErrors } from "./envelope-error-body.js";
 import { loadOpenAISDK } from "./load-openai-sdk.js";
 
@@ -32,7 +32,8 @@ export function createOpenAIClient(settings: OpenAIClientSettings): OpenAI {
     ...(settings.organization === undefined ? {} : { organization: settings.organization }),
     ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }),
     maxRetries: 0,
-    fetch: leanFetch,
+    // The platform fetch; the headers given are credentials too on a redirect to another origin.
+    fetch: platformFetch(Object.keys(settings.headers ?? {})),
   });
 }
 

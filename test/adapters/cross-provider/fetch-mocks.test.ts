@@ -1,4 +1,4 @@
-// keelson's clients send through its lean fetch, not globalThis.fetch; a test suite that mocks
+// keelson's clients send through globalThis.fetch, read at each request; a test suite that mocks
 // globalThis.fetch (msw, a stub), even after the model was built, must still get every request.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChatModel } from "../../../src/index.js";
