@@ -1,5 +1,5 @@
 import type { EventEmitter as EventEmitterClass } from "eventemitter3";
-import { lazyRequire } from "../internal/lazy-require.js";
+import { lazyRequire } from "./lazy-require.js";
 import type { ChatModelEvents } from "./events.js";
 
 // Required rather than imported: from ESM, importing this CommonJS package costs several times

@@ -1,5 +1,5 @@
 import { outlastsFetch } from "./abort.js";
-import { lazyRequire } from "./lazy-require.js";
+import { createRequire } from "node:module";
 
 /** What of undici's public API a long call needs: the process's dispatcher, and composing it. */
 interface Dispatcher {
@@ -7,11 +7,10 @@ interface Dispatcher {
   compose(interceptor: (dispatch: Dispatcher["dispatch"]) => Dispatcher["dispatch"]): Dispatcher;
 }
 
-// undici loads only for a call that outlasts Node's fetch: every other request never reads it.
-const loadUndici = lazyRequire<{ getGlobalDispatcher(): Dispatcher }>(
-  "undici",
-  "lifting Node's fetch's 300 s limits for a call with a longer timeout",
-);
+const requireModule = createRequire(import.meta.url);
+// undici (a dependency) loads only for a call that outlasts Node's fetch: every other request never reads it.
+let undici: { getGlobalDispatcher(): Dispatcher } | undefined;
+const loadUndici = () => (undici ??= requireModule("undici") as { getGlobalDispatcher(): Dispatcher });
 
 let composedFor: Dispatcher | undefined;
 let composed: Dispatcher | undefined;

@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { lazyRequire } from "../../internal/lazy-require.js";
+import { lazyRequire } from "../../core/lazy-require.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
 import { env } from "../openai/create-openai-client.js";
 import { loadOpenAISDK } from "../openai/load-openai-sdk.js";

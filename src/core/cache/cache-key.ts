@@ -1,4 +1,4 @@
-import { lazyRequire } from "../../internal/lazy-require.js";
+import { lazyRequire } from "../lazy-require.js";
 import { stableStringify } from "../../internal/stable-stringify.js";
 import type { PreparedCall } from "../pipeline/prepare-call.js";
 
