@@ -51,7 +51,7 @@ export { defineTool, type Tool, type ToolDefinition } from "./core/tool.js";
 export type { JSONSchema } from "./core/schema/json-schema.js";
 export type { SchemaInput } from "./core/schema/schema-input.js";
 export type { ChatModelChunk } from "./core/stream/chat-model-chunk.js";
-export { ChatModelStream, type StreamFinal, type StreamRun } from "./core/stream/chat-model-stream.js";
+export { ChatModelStream } from "./core/stream/chat-model-stream.js";
 export { toolUnionSchema, type ToolUnionSchemaOptions, type UnionTool } from "./core/tool-choice/tool-union-schema.js";
 export type { ToolChoiceMode } from "./core/tool-choice/tool-choice-mode.js";
 export type { RetryOptions } from "./core/retry/retry-options.js";

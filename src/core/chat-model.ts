@@ -1,6 +1,9 @@
-import { callError, callSignal, throwIfAborted } from "../internal/abort.js";
+import { callError, callSignal, throwIfAborted, type CallSignal } from "../internal/abort.js";
+import { cacheKey } from "./cache/cache-key.js";
+import { CacheLayer } from "./cache/cache-layer.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
+import { prepareCall, runCall, type CallModel, type PreparedCall } from "./call/index.js";
 import { ChatModelEmitter, noListeners } from "./chat-model-emitter.js";
 import type { ChatModelOptions, ChatModelProfile } from "./chat-model-options.js";
 import type { ChatModelEvents } from "./events.js";
@@ -13,26 +16,13 @@ import type {
   StructureInput,
 } from "./input.js";
 import type { ChatModelOutput, ProviderOutput } from "./output.js";
-import type { ModelCalls } from "./pipeline/model-calls.js";
 import type { ResolvedRetryOptions } from "./retry/retry-options.js";
 import { resolveRetryOptions } from "./retry/retry-options.js";
 import type { SchemaInput } from "./schema/schema-input.js";
-import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
-import { ChatModelStream, type StreamFinal, type StreamRun } from "./stream/chat-model-stream.js";
-import { streamRun, type EmitCallEvent } from "./pipeline/stream-run.js";
-import { deferredChunks } from "./stream/deferred-chunks.js";
+import { isDelta, type ChatModelChunk } from "./stream/chat-model-chunk.js";
+import { ChatModelStream } from "./stream/chat-model-stream.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
-import { LazyModule } from "../internal/lazy-import.js";
-
-/**
- * The call pipeline (ModelCalls and all it runs) loads on the first call a process makes, then is
- * at hand with no await: about half of keelson's code, which importing keelson and building a model
- * never compile.
- */
-const callPipeline = new LazyModule<typeof import("./pipeline/model-calls.js")>(
-  () => import("./pipeline/model-calls.js"),
-);
 
 /** The calls made so far in this process, by every model: the last call's `callId`. */
 let callCount = 0;
@@ -73,7 +63,10 @@ export abstract class ChatModel {
    * reference on its source signal for every use, which a shared signal would collect forever.
    */
   protected readonly plainCallsShareInertSignal: boolean = false;
-  private callsCache: ModelCalls | undefined;
+  /** What this model's calls read from it (made on its first call; a clone makes its own). */
+  private callBridge: CallModel | undefined;
+  /** Identical calls in flight, sharing one request (made on the first cached call). */
+  private cacheLayer: CacheLayer | undefined;
 
   constructor(modelId: string, options: ChatModelOptions = {}, profile: ChatModelProfile) {
     if (typeof modelId !== "string" || modelId.trim() === "") {
@@ -117,34 +110,33 @@ export abstract class ChatModel {
   get emitter(): ChatModelEmitter {
     let emitter = this.madeEmitter;
     if (emitter === undefined) {
+      // Calls in flight read it from here on (CallModel reads it at each use).
       emitter = this.madeEmitter = new ChatModelEmitter();
-      // Calls in flight read it from here on.
-      this.callsCache?.useEmitter(emitter);
     }
     return emitter;
   }
 
-  /** One reply. */
+  /** One reply: the call prepared, answered from the cache or run (runCall), its events emitted. */
   async create(input: ChatModelInput): Promise<ChatModelOutput> {
-    // Each event's payload is built only when the event has a listener; a listener added mid-call counts from then on.
     const callId = ++callCount;
-    let emitter = this.madeEmitter ?? noListeners;
-    if (emitter.listening.start) emitter.emit("start", { input, callId });
+    this.emit("start", { input, callId });
     const linked = callSignal(input?.signal, input?.timeout, false, this.plainCallsShareInertSignal);
     const { signal } = linked;
     try {
       throwIfAborted(signal);
-      const calls = this.modelCalls(callPipeline.loaded ?? (await callPipeline.load()));
-      const output = await calls.create(calls.prepare(input, callId), signal);
-      emitter = this.madeEmitter ?? noListeners;
-      if (emitter.listening.success) emitter.emit("success", { input, callId, output });
-      if (emitter.listening.finish) emitter.emit("finish", { input, callId, output });
+      const call = this.callModel().prepare(input, callId);
+      const run = () => finalValue(runCall(this.callModel(), call, linked, false));
+      const key = this.cacheKeyOf(call);
+      const output = await (key === undefined
+        ? run()
+        : (this.cacheLayer ??= new CacheLayer()).create(key, call, signal, this.cacheSettings(), run));
+      this.emit("success", { input, callId, output });
+      this.emit("finish", { input, callId, output });
       return output;
     } catch (caught) {
       const error = callError(caught, signal);
-      emitter = this.madeEmitter ?? noListeners;
-      if (emitter.listening.error) emitter.emit("error", { input, callId, error });
-      if (emitter.listening.finish) emitter.emit("finish", { input, callId, error });
+      this.emit("error", { input, callId, error });
+      this.emit("finish", { input, callId, error });
       throw error;
     } finally {
       linked.dispose();
@@ -162,7 +154,7 @@ export abstract class ChatModel {
    * An abort (the `signal`, the `timeout`) rejects with the platform `AbortError` / `TimeoutError`.
    */
   createStream(input: ChatModelInput): ChatModelStream {
-    return new ChatModelStream((final) => this.startStream(input, final));
+    return new ChatModelStream((closed) => this.streamCall(input, closed));
   }
 
   /** A structured object matching `schema`, parsed and validated (re-asked on a mismatch). */
@@ -192,7 +184,8 @@ export abstract class ChatModel {
       parameters: this.parameters === undefined ? undefined : structuredClone(this.parameters),
       retry: { ...this.retry },
       madeEmitter: undefined,
-      callsCache: undefined,
+      callBridge: undefined,
+      cacheLayer: undefined,
     });
     return copy;
   }
@@ -200,43 +193,138 @@ export abstract class ChatModel {
   protected abstract _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
   protected abstract _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
 
-  /** Starts a streamed call: its chunks, and how it settles (events, signal released) once. */
-  private startStream(input: ChatModelInput, final: StreamFinal): StreamRun {
+  /**
+   * A streamed call, as `create` runs one: its chunks passed through from the cache or runCall, its
+   * events emitted once. A consumer that stops reading ends it (the request aborted) with an AbortError,
+   * handed to `closed` for the stream's final().
+   */
+  private async *streamCall(
+    input: ChatModelInput,
+    closed: (error: Error) => void,
+  ): AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined> {
     const callId = ++callCount;
     this.emit("start", { input, callId });
     // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
     const linked = callSignal(input?.signal, input?.timeout, true);
-    const emit: EmitCallEvent = (event, payload) => this.emit(event, payload);
-    return streamRun(input, callId, linked, emit, final, (end) => {
+    let settled = false;
+    try {
       throwIfAborted(linked.signal);
-      const pipeline = callPipeline.loaded;
-      if (pipeline) {
-        const calls = this.modelCalls(pipeline);
-        return calls.stream(calls.prepare(input, callId), linked, end);
+      const call = this.callModel().prepare(input, callId);
+      const key = this.cacheKeyOf(call);
+      const output = yield* key === undefined
+        ? runCall(this.callModel(), call, linked, true)
+        : this.cachedStream(key, call, linked);
+      settled = true;
+      this.emit("success", { input, callId, output });
+      this.emit("finish", { input, callId, output });
+      return output;
+    } catch (caught) {
+      settled = true;
+      const error = callError(caught, linked.signal);
+      this.emit("error", { input, callId, error });
+      this.emit("finish", { input, callId, error });
+      throw error;
+    } finally {
+      if (!settled) {
+        linked.abort();
+        const error = new DOMException("The stream was closed by its consumer", "AbortError");
+        this.emit("error", { input, callId, error });
+        this.emit("finish", { input, callId, error });
+        closed(error);
       }
-      // The process's first call: its chunks wait for the pipeline, and the stream settles the call.
-      const loading = callPipeline.load().then((loaded) => {
-        const calls = this.modelCalls(loaded);
-        return calls.stream(calls.prepare(input, callId), linked).chunks;
-      });
-      return { chunks: deferredChunks(loading), settlesItself: false };
+      linked.dispose();
+    }
+  }
+
+  /** A streamed call through the cache: a stored answer replayed, or the call run and its answer kept. */
+  private cachedStream(
+    key: string,
+    call: PreparedCall,
+    linked: CallSignal,
+  ): AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined> {
+    let stoppedByListener = false;
+    const stop = () => {
+      stoppedByListener = true;
+      linked.abort();
+    };
+    const onToken = (chunk: ChatModelChunk) => {
+      const emitter = this.madeEmitter;
+      if (emitter?.listensForTokens && isDelta(chunk))
+        emitter.emit("newToken", { input: call.input, callId: call.callId, chunk, abort: stop });
+    };
+    return (this.cacheLayer ??= new CacheLayer()).stream(
+      key,
+      call,
+      linked.signal,
+      this.cacheSettings(),
+      onToken,
+      () => runCall(this.callModel(), call, linked, true),
+      () => stoppedByListener,
+    );
+  }
+
+  /** The bridge this model's calls read it through: its settings, events, adapter and repair budget. */
+  private callModel(): CallModel {
+    if (this.callBridge) return this.callBridge;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the bridge reads the model's fields at each use
+    const model = this;
+    const modelClass = this.constructor.name;
+    return (this.callBridge = {
+      settings: model,
+      get emitter() {
+        return model.madeEmitter ?? noListeners;
+      },
+      retry: model.retry,
+      // Read at each repair: a maxRepairAttempts assigned after the model was made holds for the calls after it.
+      get maxRepairAttempts() {
+        const budget: unknown = model.maxRepairAttempts;
+        // Checked as the constructor checks it: NaN or undefined would re-ask without bound.
+        if (!(Number.isInteger(budget) && (budget as number) >= 0)) {
+          throw new TypeError(
+            `maxRepairAttempts must be a non-negative integer, got ${String(budget)} (assigned to the model after it was made).`,
+          );
+        }
+        return budget as number;
+      },
+      prepare: (input, callId) => {
+        const call = prepareCall(input, callId, model, modelClass);
+        if (call.plan.rung !== "native" && call.plan.reason)
+          model.emit("fallback", { input, callId, rung: call.plan.rung, reason: call.plan.reason });
+        return call;
+      },
+      request: (input, context) => model._create(input, context),
+      requestStream: (input, context) => model._createStream(input, context),
     });
   }
 
-  /** This model's calls, made on its first call. */
-  private modelCalls(pipeline: typeof import("./pipeline/model-calls.js")): ModelCalls {
-    return (this.callsCache ??= new pipeline.ModelCalls(this, {
-      request: (input, context) => this._create(input, context),
-      requestStream: (input, context) => this._createStream(input, context),
-      endpoint: () => this.endpoint,
-      emitter: this.madeEmitter ?? noListeners,
-      emit: (event, payload) => this.emit(event, payload),
-    }));
+  /** The call's cache key, or undefined when it bypasses the cache (none set, or `cache: false`). */
+  private cacheKeyOf(call: PreparedCall): string | undefined {
+    if (!call.useCache || (this.cache as { isNull?: boolean }).isNull === true) return undefined;
+    return cacheKey({ providerId: this.providerId, modelId: this.modelId, endpoint: this.endpoint }, call);
+  }
+
+  private cacheSettings() {
+    const model = this;
+    return {
+      cache: this.cache,
+      ttlMs: this.cacheTtlMs,
+      get emitter() {
+        return model.madeEmitter ?? noListeners;
+      },
+    };
   }
 
   private emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
     const emitter = this.madeEmitter;
     if (!emitter?.listening[event]) return;
     (emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
+  }
+}
+
+/** A call run for its value alone (`create`): nothing is yielded on the way. */
+async function finalValue<T>(run: AsyncGenerator<unknown, T, undefined>): Promise<T> {
+  for (;;) {
+    const result = await run.next();
+    if (result.done) return result.value;
   }
 }

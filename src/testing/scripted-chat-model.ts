@@ -7,7 +7,7 @@ import { parseRetryAfter } from "../core/retry/parse-retry-after.js";
 import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
 import { StreamAssembler } from "../core/stream/stream-assembler.js";
 import { delay } from "../internal/abort.js";
-import { reAskLead } from "../core/pipeline/repair-guidance.js";
+import { reAskLead } from "../core/call/index.js";
 import type { AnswerStep, ErrorSpec, ScriptedStep, StreamStep } from "./scripted-steps.js";
 
 export interface ScriptedChatModelOptions extends ChatModelOptions {

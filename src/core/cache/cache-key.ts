@@ -1,6 +1,6 @@
 import { lazyRequire } from "../lazy-require.js";
 import { stableStringify } from "../../internal/stable-stringify.js";
-import type { PreparedCall } from "../pipeline/prepare-call.js";
+import type { PreparedCall } from "../call/index.js";
 
 // node:crypto loads on the first cached call, not when keelson is imported.
 const loadCrypto = lazyRequire<typeof import("node:crypto")>("node:crypto", "cache keys");

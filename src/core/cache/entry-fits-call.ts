@@ -1,5 +1,5 @@
 import type { ToolCall } from "../messages.js";
-import type { PreparedCall } from "../pipeline/prepare-call.js";
+import type { PreparedCall } from "../call/index.js";
 import type { CacheEntry } from "./cache-entry.js";
 import { entryWithToolCalls } from "./entry-with-tool-calls.js";
 

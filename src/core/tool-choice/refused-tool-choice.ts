@@ -1,5 +1,5 @@
 import type { ProviderError } from "../errors/provider-error.js";
-import type { PreparedCall } from "../pipeline/prepare-call.js";
+import type { ProviderInput } from "../input.js";
 import type { ToolChoiceMode } from "./tool-choice-mode.js";
 
 /**
@@ -7,10 +7,9 @@ import type { ToolChoiceMode } from "./tool-choice-mode.js";
  * the error and this call really sent it (a refusal of a value the request never carried teaches
  * nothing). The value may already be gone from the support set: another call in flight learned it.
  */
-export function refusedToolChoice(error: ProviderError, call: PreparedCall): ToolChoiceMode | undefined {
+export function refusedToolChoice(error: ProviderError, sent: ProviderInput["toolChoice"]): ToolChoiceMode | undefined {
   const refused = error.rejectedParameter?.value;
   if (!refused) return undefined;
-  const sent = call.plan.toolChoice;
   const wasSent = typeof sent === "object" ? refused === "single" : sent === refused;
   return wasSent ? refused : undefined;
 }

@@ -1,15 +1,26 @@
 import { EmptyResponseError } from "../errors/empty-response-error.js";
+import { StructuredOutputError } from "../errors/structured-output-error.js";
 import type { AssistantContentPart, ReasoningPart, ToolCall } from "../messages.js";
 import { messageText, messageToolCalls } from "../messages.js";
-import type { ChatModelOutput, ProviderOutput, ProviderToolCall, Repair } from "../output.js";
-import { normalizeUsage } from "../usage.js";
-import type { OutputRules } from "./output-rules.js";
-import { checkToolChoice } from "./check-tool-choice.js";
-import { finalizeToolCall } from "./finalize-tool-call.js";
-import { parseStructure } from "./parse-structure.js";
-import { readUnionReply, recoverFromText, shouldRecover } from "./read-text-calls.js";
-import { recordSchemaInput, schemaInputOf } from "./schema-input.js";
+import type { Attempt, ChatModelOutput, ProviderOutput, ProviderToolCall, Repair } from "../output.js";
 import { reasoningBlocksOf } from "../stream/reasoning-deltas.js";
+import { dropNullOptionals } from "../tool-choice/drop-null-optionals.js";
+import { unwrapItem } from "../tool-choice/tool-union-schema.js";
+import { parseJSONValue } from "../tool-calls/parse-json-value.js";
+import { preview } from "../tool-calls/parse-tool-arguments.js";
+import { emptyUsage, normalizeUsage } from "../usage.js";
+import type { Usage } from "../usage.js";
+import { checkToolChoice } from "./check-tool-choice.js";
+import { recordSchemaInput, schemaInputOf } from "./kept-schema-inputs.js";
+import type { OutputRules, PreparedCall } from "./prepare-call.js";
+import {
+  completedAtCutOff,
+  cutOffAdvice,
+  finalizeToolCall,
+  readUnionReply,
+  recoverFromText,
+  shouldRecover,
+} from "./read-tool-calls.js";
 
 /** The caller's output but for `meta`, which the attempt loop adds to this same object. */
 export type FinalOutput = Omit<ChatModelOutput, "meta"> & { meta: ChatModelOutput["meta"] | undefined };
@@ -128,4 +139,89 @@ export function messageContent(
   if (text !== "") head.push({ type: "text", text });
   // Copied, not pushed one by one: an array grown from [] by push is made room for 17 items.
   return head.length === 0 ? toolCalls.slice() : head.concat(toolCalls);
+}
+
+/**
+ * A structured answer written as text: parsed (repaired), unwrapped from the wire's `{ item }`, nulls
+ * of optional fields dropped, validated. `input` is what the schema was given, `object` what it made.
+ */
+function parseStructure(
+  text: string,
+  rules: OutputRules,
+  repairs: Repair[],
+  cutOff: boolean,
+): { input: unknown; object: unknown } {
+  const parsed = parseJSONValue(text);
+  const fail = (issues: string[], advice = "") =>
+    new StructuredOutputError(
+      `${rules.providerId} ${rules.modelId} did not return the structured output asked for: ${issues.join("; ")}${advice}`,
+      { text, issues, providerId: rules.providerId, modelId: rules.modelId },
+    );
+  if (!parsed) throw fail([`the reply is not JSON: ${preview(text)}`]);
+  if (completedAtCutOff(cutOff, parsed.repairs)) {
+    throw fail(
+      ["the reply was cut off at the token limit before its JSON was complete; send it again, complete and shorter"],
+      `\n${cutOffAdvice}`,
+    );
+  }
+  for (const kind of parsed.repairs) repairs.push({ kind, detail: `structured output: ${kind}` });
+  const structure = rules.structure!;
+  let value = parsed.value;
+  if (structure.wrapped) value = unwrapItem(value);
+  if (structure.strict && structure.schema) value = dropNullOptionals(value, structure.schema);
+  if (!structure.validate) return { input: value, object: value };
+  const result = structure.validate(value);
+  if (!result.success) throw fail(result.issues);
+  return { input: value, object: result.value };
+}
+
+/** The output of a stream a `newToken` listener stopped: what arrived, unvalidated, finish reason "other"; usage summed over the attempts. */
+export function partialOutput(raw: ProviderOutput, call: PreparedCall, attempts: Attempt[]): ChatModelOutput {
+  attempts.push(attemptOf({ ...raw, finishReason: "other" }));
+  const text = raw.text ?? "";
+  const reasoning = raw.reasoning ?? "";
+  return {
+    message: { role: "assistant", content: messageContent(text, reasoningBlocksOf(raw), []) },
+    text,
+    toolCalls: [],
+    reasoning,
+    finishReason: "other",
+    // Every attempt was paid for, the re-asked ones too.
+    usage: attempts.length > 1 ? sumUsage(attempts.map((attempt) => attempt.usage)) : attempts[0]!.usage,
+    raw: raw.raw,
+    meta: { toolChoice: call.plan.rung, repairs: [], attempts, cacheHit: false },
+  };
+}
+
+/** One attempt's record; `usage` when the caller already normalised it. */
+export function attemptOf(raw: ProviderOutput, rejected?: string, usage = normalizeUsage(raw.usage)): Attempt {
+  const attempt: Attempt = { usage, finishReason: raw.finishReason ?? "other" };
+  if (rejected !== undefined) attempt.rejected = rejected;
+  return attempt;
+}
+
+/** The caller's output: the final attempt's content (the object itself), every attempt's usage summed. */
+export function completeOutput(
+  final: FinalOutput,
+  repairs: Repair[],
+  call: PreparedCall,
+  attempts: Attempt[],
+): ChatModelOutput {
+  if (attempts.length > 1) final.usage = sumUsage(attempts.map((attempt) => attempt.usage));
+  final.meta = { toolChoice: call.plan.rung, repairs, attempts, cacheHit: false };
+  return final as ChatModelOutput;
+}
+
+export function sumUsage(usages: Usage[]): Usage {
+  const total = emptyUsage();
+  for (const usage of usages) {
+    total.inputTokens += usage.inputTokens;
+    total.outputTokens += usage.outputTokens;
+    total.totalTokens += usage.totalTokens;
+    if (usage.reasoningTokens !== undefined)
+      total.reasoningTokens = (total.reasoningTokens ?? 0) + usage.reasoningTokens;
+    if (usage.cachedInputTokens !== undefined)
+      total.cachedInputTokens = (total.cachedInputTokens ?? 0) + usage.cachedInputTokens;
+  }
+  return total;
 }

@@ -1,8 +1,8 @@
 import type { ToolCallError } from "../errors/tool-call-error.js";
 import type { ToolCall } from "../messages.js";
 import type { Repair } from "../output.js";
-import type { OutputRules } from "./output-rules.js";
-import { toolCallError } from "./tool-call-error-for.js";
+import type { OutputRules } from "./prepare-call.js";
+import { toolCallError } from "./read-tool-calls.js";
 
 /**
  * Checks the calls against what the caller asked for: no call under "none", a call under

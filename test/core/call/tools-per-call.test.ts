@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ToolCallError, defineTool, type ToolDefinition } from "../../../src/index.js";
 import { ScriptedChatModel, textStep, toolCallStep } from "../../../src/testing/index.js";
-import { indexTools } from "../../../src/core/pipeline/tool-index.js";
 
 const user = (content: string) => ({ role: "user" as const, content });
 const weather = defineTool({
@@ -12,53 +11,35 @@ const weather = defineTool({
 });
 const time = defineTool({ name: "time", inputSchema: z.object({ zone: z.string() }) });
 
-describe("indexTools", () => {
-  it("should index the same unchanged array once and hand out that index again", () => {
-    const tools = [weather, time];
-    const first = indexTools(tools);
-    expect(indexTools(tools)).toBe(first);
-    expect(first.providerTools.map((tool) => tool.name)).toEqual(["weather", "time"]);
-    // Another array with the same tools is indexed on its own.
-    expect(indexTools([weather, time])).not.toBe(first);
-  });
-
-  it("should index an array again once a tool is added, removed or replaced in place", () => {
-    const tools: ToolDefinition[] = [weather];
-    const first = indexTools(tools);
-    tools.push(time);
-    const grown = indexTools(tools);
-    expect(grown.providerTools.map((tool) => tool.name)).toEqual(["weather", "time"]);
-    tools.pop();
-    expect(indexTools(tools).providerTools.map((tool) => tool.name)).toEqual(["weather"]);
-    tools[0] = time;
-    expect(indexTools(tools).providerTools.map((tool) => tool.name)).toEqual(["time"]);
-    expect(indexTools(tools)).not.toBe(first);
-  });
-
-  it("should read a tool definition's fields afresh when they change", () => {
+describe("a call's tools, read at each call", () => {
+  it("should send a tool definition's fields as they are when the call is made, changed in place or not", async () => {
+    const model = new ScriptedChatModel([textStep("one"), textStep("two"), toolCallStep("find", { q: "x" })], {
+      maxRepairAttempts: 0,
+    });
     const definition: ToolDefinition = {
       name: "lookup",
       description: "first",
       inputSchema: { type: "object", properties: { id: { type: "string" } } },
     };
     const tools = [definition];
-    expect(indexTools(tools).providerTools[0]).toMatchObject({ name: "lookup", description: "first" });
+    await model.create({ messages: [user("Hi")], tools });
     definition.description = "second";
-    expect(indexTools(tools).providerTools[0]).toMatchObject({ description: "second" });
+    await model.create({ messages: [user("Hi")], tools });
+    expect(model.calls.map((call) => call.tools![0]!.description)).toEqual(["first", "second"]);
+    // Renamed and given another schema: a call to it is validated against the new one.
     definition.name = "find";
-    expect([...indexTools(tools).toolsByName.keys()]).toEqual(["find"]);
-    const schema = { type: "object", properties: { q: { type: "number" } }, required: ["q"] };
-    definition.inputSchema = schema;
-    const entry = indexTools(tools).toolsByName.get("find")!;
-    expect(entry.tool.parameters).toEqual(schema);
-    expect(entry.validate({ q: "not a number" }).success).toBe(false);
+    definition.inputSchema = { type: "object", properties: { q: { type: "number" } }, required: ["q"] };
+    const error = await model.create({ messages: [user("Hi")], tools }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: "invalid-args" });
+    expect(model.calls[2]!.tools![0]).toMatchObject({ name: "find", parameters: definition.inputSchema });
   });
 
-  it("should still refuse two tools of one name when the array changes into that", () => {
+  it("should refuse two tools of one name, also once an array reused between calls grows into that", async () => {
+    const model = new ScriptedChatModel([textStep("one"), textStep("two")]);
     const tools: ToolDefinition[] = [weather];
-    indexTools(tools);
+    await model.create({ messages: [user("Hi")], tools });
     tools.push(defineTool({ name: "weather", inputSchema: z.object({}) }));
-    expect(() => indexTools(tools)).toThrow(/Two tools are named 'weather'/);
+    await expect(model.create({ messages: [user("Hi")], tools })).rejects.toThrow(/Two tools are named 'weather'/);
   });
 });
 

@@ -1,16 +1,14 @@
 import { isDeepStrictEqual } from "node:util";
 import { abortError, isAbortError, settleOnAbort } from "../../internal/abort.js";
-import type { CacheEntry } from "../cache/cache-entry.js";
-import { chunksFromCache, isCacheEntry, outputFromCache } from "../cache/cache-entry.js";
-import { entryFitsCall } from "../cache/entry-fits-call.js";
-import type { ChatModelCache } from "../cache/chat-model-cache.js";
+import { partialOutput, schemaInputOf, type PreparedCall } from "../call/index.js";
+import type { CacheEntry } from "./cache-entry.js";
+import { chunksFromCache, isCacheEntry, outputFromCache } from "./cache-entry.js";
+import { entryFitsCall } from "./entry-fits-call.js";
+import type { ChatModelCache } from "./chat-model-cache.js";
 import type { EventSink } from "../chat-model-emitter.js";
 import type { ChatModelOutput } from "../output.js";
 import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
-import { partialOutput } from "./partial-output.js";
-import type { PreparedCall } from "./prepare-call.js";
-import { schemaInputOf } from "./schema-input.js";
 
 export interface CacheSettings {
   cache: ChatModelCache;

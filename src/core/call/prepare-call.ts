@@ -1,0 +1,306 @@
+import type {
+  ChatModelInput,
+  ChatModelParameters,
+  ProviderInput,
+  ProviderResponseFormat,
+  ProviderTool,
+  ResponseFormat,
+} from "../input.js";
+import type { Message } from "../messages.js";
+import type { JSONSchema } from "../schema/json-schema.js";
+import { isPlainObject } from "../schema/json-schema.js";
+import type { SchemaInput } from "../schema/schema-input.js";
+import { toJSONSchema } from "../schema/to-json-schema.js";
+import { strictSchema } from "../tool-choice/strict-schema.js";
+import { wrapInItem } from "../tool-choice/tool-union-schema.js";
+import type { Validator } from "../schema/validate.js";
+import { validatorFor } from "../schema/validate.js";
+import type { Tool, ToolDefinition } from "../tool.js";
+import { defineTool } from "../tool.js";
+import type { ToolChoiceCapabilities, ToolChoicePlan } from "../tool-choice/resolve-tool-choice.js";
+import { resolveToolChoice } from "../tool-choice/resolve-tool-choice.js";
+import type { NormalizedToolChoice } from "../tool-choice/tool-choice-mode.js";
+import { normalizeToolChoice } from "../tool-choice/tool-choice-mode.js";
+import { validateInput } from "./validate-input.js";
+
+/** The model's settings a call is prepared with (a ChatModel has them all), read when it is prepared. */
+export interface CallSettings extends ToolChoiceCapabilities {
+  allowParallelToolCalls: boolean;
+  ignoreParallelToolCalls: boolean;
+  fixInvalidToolCalls: boolean;
+  recoverTextToolCallsOnAuto: boolean;
+  retryOnEmptyResponse: boolean;
+  readonly retry: { readonly maxRetries: number };
+  parameters: ChatModelParameters | undefined;
+}
+
+export type ToolEntry = { tool: ProviderTool; validate: Validator };
+
+/** What a reply must satisfy, fixed when the call is prepared and checked after every attempt. */
+export interface OutputRules {
+  providerId: string;
+  modelId: string;
+  /** The class name, for copy-paste fixes in error messages. */
+  modelClass: string;
+  toolChoiceSupport: ReadonlySet<string>;
+  choice: NormalizedToolChoice;
+  plan: ToolChoicePlan;
+  /** Validators of the tools this call may use, by name. */
+  validators: ReadonlyMap<string, ToolEntry>;
+  allowParallel: boolean;
+  ignoreParallel: boolean;
+  fixInvalidToolCalls: boolean;
+  /** Recover tool calls written as text under toolChoice "auto" too. */
+  recoverTextToolCallsOnAuto: boolean;
+  fallbackTool: string | undefined;
+  retryOnEmptyResponse: boolean;
+  /** Set when the call asked for structured output (a schema or free JSON). */
+  structure?: {
+    validate: Validator | undefined;
+    schema: JSONSchema | undefined;
+    strict: boolean;
+    /** The schema went on the wire as `{ item: <schema> }` (the provider wants an object root): the reply is unwrapped. */
+    wrapped?: boolean;
+  };
+  /** Set when the structured output travels as a forced synthetic tool: its arguments are the object. */
+  structureTool?: string;
+}
+
+/** A call after normalisation: the rung and wire form, the rules its reply must meet, and what the caller gave. */
+export interface PreparedCall {
+  input: ChatModelInput;
+  /** The call's number in the process, which its events carry. */
+  callId: number;
+  messages: Message[];
+  tools: readonly ProviderTool[];
+  choice: NormalizedToolChoice;
+  parallel: boolean;
+  plan: ToolChoicePlan;
+  rules: OutputRules;
+  /** System instructions the base class adds (prompt rungs). */
+  instructions: string[];
+  /** The structured output the caller asked for, as it goes on the wire (when sent natively). */
+  responseFormat: ProviderResponseFormat | undefined;
+  parameters: ChatModelParameters;
+  maxRetries: number;
+  useCache: boolean;
+}
+
+/**
+ * A call, prepared from its input and the model's settings as they are now: the input checked, the
+ * tools defined, the tool_choice ladder climbed, a response format planned, the rules fixed. Throws a
+ * TypeError for what the caller must fix. `modelClass` names the model in copy-paste fixes.
+ */
+export function prepareCall(
+  input: ChatModelInput,
+  callId: number,
+  settings: CallSettings,
+  modelClass: string,
+): PreparedCall {
+  validateInput(input);
+  const { providerTools, toolsByName } = indexTools(input.tools);
+  const choice = normalizeToolChoice(input.toolChoice);
+  if (choice.mode === "single" && !toolsByName.has(choice.toolName)) {
+    throw new TypeError(
+      `toolChoice names the tool '${choice.toolName}', which is not in input.tools (${[...toolsByName.keys()].join(", ") || "none"}).`,
+    );
+  }
+  if (choice.mode === "required" && providerTools.length === 0) {
+    throw new TypeError("toolChoice 'required' needs at least one tool in input.tools.");
+  }
+  const parallel = input.parallelToolCalls ?? settings.allowParallelToolCalls;
+  const plan = resolveToolChoice(choice, providerTools, parallel, settings);
+  const call: PreparedCall = {
+    input,
+    callId,
+    messages: input.messages.slice(),
+    tools: providerTools,
+    choice,
+    parallel,
+    plan,
+    rules: {
+      providerId: settings.providerId,
+      modelId: settings.modelId,
+      modelClass,
+      toolChoiceSupport: settings.toolChoiceSupport,
+      choice,
+      plan,
+      validators: toolsByName,
+      allowParallel: parallel,
+      ignoreParallel: settings.ignoreParallelToolCalls,
+      fixInvalidToolCalls: settings.fixInvalidToolCalls,
+      recoverTextToolCallsOnAuto: settings.recoverTextToolCallsOnAuto,
+      fallbackTool: resolveFallbackTool(input, choice, toolsByName),
+      retryOnEmptyResponse: settings.retryOnEmptyResponse,
+    },
+    instructions: plan.instruction ? [plan.instruction] : [],
+    responseFormat: undefined,
+    parameters: { ...settings.parameters, ...input.parameters },
+    maxRetries: input.maxRetries ?? settings.retry.maxRetries,
+    useCache: input.cache !== false,
+  };
+  if (input.responseFormat !== undefined) planStructure(call, input.responseFormat, settings);
+  return call;
+}
+
+/**
+ * What the adapter is sent for one attempt: the call's plan on the wire, keelson's instructions in
+ * the system message, and any temporary repair guidance after the caller's messages.
+ */
+export function providerInput(call: PreparedCall, guidance: readonly Message[], signal: AbortSignal): ProviderInput {
+  const { plan } = call;
+  const input: ProviderInput = {
+    messages: withInstructions(call.messages, call.instructions, guidance),
+    parameters: call.parameters,
+    signal,
+  };
+  if (plan.tools) input.tools = plan.tools;
+  if (plan.toolChoice) input.toolChoice = plan.toolChoice;
+  const responseFormat = plan.responseFormat ?? call.responseFormat;
+  if (responseFormat) input.responseFormat = responseFormat;
+  if (plan.tools && plan.tools.length > 0 && plan.toolChoice !== "none") input.parallelToolCalls = call.parallel;
+  if (call.input.providerOptions) input.providerOptions = call.input.providerOptions;
+  return input;
+}
+
+function withInstructions(messages: Message[], instructions: string[], guidance: readonly Message[]): Message[] {
+  if (instructions.length === 0 && guidance.length === 0) return messages;
+  const result = [...messages, ...guidance];
+  if (instructions.length > 0) {
+    const instruction = instructions.join("\n\n");
+    const first = result[0];
+    if (first?.role === "system") result[0] = { role: "system", content: `${first.content}\n\n${instruction}` };
+    else result.unshift({ role: "system", content: instruction });
+  }
+  return result;
+}
+
+/** A call's tools, defined: as sent to the provider, and by name with their validators. */
+function indexTools(given: readonly (Tool | ToolDefinition)[] | undefined): {
+  providerTools: ProviderTool[];
+  toolsByName: Map<string, ToolEntry>;
+} {
+  const providerTools: ProviderTool[] = [];
+  const toolsByName = new Map<string, ToolEntry>();
+  for (const definition of given ?? []) {
+    const tool = defineTool(definition);
+    if (toolsByName.has(tool.name))
+      throw new TypeError(`Two tools are named '${tool.name}': tool names must be unique.`);
+    const providerTool: ProviderTool =
+      tool.description === undefined
+        ? { name: tool.name, parameters: tool.parameters }
+        : { name: tool.name, description: tool.description, parameters: tool.parameters };
+    providerTools.push(providerTool);
+    toolsByName.set(tool.name, { tool: providerTool, validate: validatorFor(tool.inputSchema) });
+  }
+  return { providerTools, toolsByName };
+}
+
+function resolveFallbackTool(
+  input: ChatModelInput,
+  choice: NormalizedToolChoice,
+  toolsByName: ReadonlyMap<string, unknown>,
+): string | undefined {
+  const given = input.fallbackTool;
+  const name = typeof given === "string" ? given : given?.name;
+  if (name === undefined) {
+    if (choice.mode === "single") return choice.toolName;
+    // A forced call with one tool in play can only be a call to it: bare parameters mean that tool.
+    if (choice.mode === "required" && toolsByName.size === 1) return [...toolsByName.keys()][0];
+    return undefined;
+  }
+  if (!toolsByName.has(name)) {
+    throw new TypeError(
+      `fallbackTool '${name}' is not in input.tools: keelson never falls back to a tool the call did not allow.`,
+    );
+  }
+  if (choice.mode === "single" && name !== choice.toolName) {
+    throw new TypeError(
+      `fallbackTool '${name}' differs from the forced tool '${choice.toolName}': only the forced tool may be called.`,
+    );
+  }
+  if (choice.mode === "none") return undefined;
+  return name;
+}
+
+const defaultName = "response";
+
+function isObjectSchema(schema: JSONSchema): boolean {
+  return (
+    schema.type === "object" ||
+    (schema.type === undefined &&
+      isPlainObject(schema.properties) &&
+      schema.anyOf === undefined &&
+      schema.oneOf === undefined)
+  );
+}
+
+/**
+ * Settles how a structured output travels: the provider's JSON-schema response format where it has
+ * one; else a synthetic tool carrying the schema, forced, where the provider can force one tool;
+ * else an instruction in the prompt. The reply is validated the same way on every path.
+ */
+function planStructure(call: PreparedCall, format: ResponseFormat, settings: ToolChoiceCapabilities): void {
+  if (call.plan.readsUnion) {
+    throw new TypeError(
+      `responseFormat cannot be combined with a forced tool call on ${settings.providerId} ${settings.modelId}: ` +
+        "the forced call already travels as the response format. Ask for the tool call and the structured answer in two calls.",
+    );
+  }
+  if (isPlainObject(format) && format.type === "json" && Object.keys(format).length === 1) {
+    call.rules.structure = { validate: undefined, schema: undefined, strict: false };
+    if (settings.supportsStructuredOutput) call.responseFormat = { type: "json" };
+    else call.instructions.push("Answer with only a JSON value, and nothing else.");
+    return;
+  }
+  const named = isPlainObject(format) && format.type === "json-schema" && "schema" in format;
+  const schemaInput = (named ? format.schema : format) as SchemaInput;
+  const name = (named && typeof format.name === "string" ? format.name : undefined) ?? defaultName;
+  const schema = toJSONSchema(schemaInput);
+  const validate = validatorFor(schemaInput);
+
+  if (settings.supportsStructuredOutput) {
+    const strict = settings.strictResponseFormat;
+    // An array or a union at the root is refused by providers that want an object there (OpenAI, Bedrock).
+    const wrapped = !settings.supportsTopLevelUnion && !isObjectSchema(schema);
+    const sent = wrapped ? wrapInItem(schema) : schema;
+    call.responseFormat = {
+      type: "json-schema",
+      name,
+      schema: strict ? strictSchema(sent) : sent,
+      ...(strict ? { strict: true } : {}),
+    };
+    call.rules.structure = { validate, schema, strict, ...(wrapped ? { wrapped } : {}) };
+    return;
+  }
+  const canForceTool = settings.supportsToolCalling && settings.toolChoiceSupport.has("single");
+  if (call.tools.length === 0 && canForceTool && schema.type === "object") {
+    const tool: ProviderTool = { name, description: "Give the final answer in this shape.", parameters: schema };
+    call.tools = [tool];
+    call.choice = { mode: "single", toolName: name };
+    call.plan = {
+      rung: "emulated",
+      reason: "no structured output: the schema travels as a forced tool",
+      tools: [tool],
+      toolChoice: { type: "tool", name },
+      readsUnion: false,
+      allowedTools: [tool],
+    };
+    call.rules = {
+      ...call.rules,
+      choice: call.choice,
+      plan: call.plan,
+      validators: new Map([[name, { tool, validate }]]),
+      structureTool: name,
+    };
+    return;
+  }
+  call.rules.structure = { validate, schema, strict: false };
+  call.instructions.push(
+    `Answer with only a JSON value that matches this JSON Schema, and nothing else:\n${JSON.stringify(schema)}`,
+  );
+  if (call.tools.length === 0) {
+    call.plan = { ...call.plan, rung: "prompt", reason: "no structured output: the schema goes into the prompt" };
+    call.rules.plan = call.plan;
+  }
+}

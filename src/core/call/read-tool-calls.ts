@@ -1,0 +1,183 @@
+import { generateToolCallId } from "../../internal/generate-id.js";
+import { ToolCallError } from "../errors/tool-call-error.js";
+import type { ProviderTool } from "../input.js";
+import type { ToolCall } from "../messages.js";
+import type { ProviderToolCall, Repair, RepairKind } from "../output.js";
+import { takesText } from "../schema/takes-text.js";
+import { dropNullOptionals } from "../tool-choice/drop-null-optionals.js";
+import { readToolUnion } from "../tool-choice/read-tool-union.js";
+import { parseToolArguments } from "../tool-calls/parse-tool-arguments.js";
+import { recoverTextToolCalls } from "../tool-calls/recover-text-tool-calls.js";
+import { recordSchemaInput } from "./kept-schema-inputs.js";
+import type { OutputRules } from "./prepare-call.js";
+
+/** One call made final: its tool known, its arguments parsed (repaired), validated and given an id. Failures are worded apart (the code run per call stays small). */
+export function finalizeToolCall(
+  call: ProviderToolCall,
+  rules: OutputRules,
+  repairs: Repair[],
+  cutOff: boolean,
+): ToolCall {
+  const entry = rules.validators.get(call.name);
+  if (entry === undefined) throw unknownTool(call, rules);
+  const parsed = parseToolArguments(call.args, rules.fixInvalidToolCalls);
+  if (!parsed.ok)
+    throw toolCallError(rules, "invalid-args", `tool '${call.name}': ${parsed.problem}`, String(call.args), call.name);
+  if (completedAtCutOff(cutOff, parsed.repairs))
+    throw cutOffCall(rules, String(call.args), `the arguments of tool '${call.name}'`, call.name);
+  if (parsed.repairs.length > 0) noteArgumentRepairs(call, parsed.repairs, repairs);
+  const strictUnion = rules.plan.responseFormat?.type === "json-schema" && rules.plan.responseFormat.strict === true;
+  const args =
+    rules.structure?.strict || strictUnion
+      ? (dropNullOptionals(parsed.args, entry.tool.parameters) as Record<string, unknown>)
+      : parsed.args;
+  const result = entry.validate(args);
+  if (!result.success) throw argumentsMismatch(call, args, result.issues, entry.tool, rules);
+  const id = call.id || missingId(call, repairs);
+  const toolCall: ToolCall = { type: "tool-call", id, name: call.name, args: result.value as Record<string, unknown> };
+  // A schema that made new arguments (zod's transforms) is checked on its input when the answer is read from a cache.
+  if (result.value !== args) recordSchemaInput(toolCall, args);
+  return toolCall;
+}
+
+function unknownTool(call: ProviderToolCall, rules: OutputRules): ToolCallError {
+  // The tools this reply may call (the forced one alone, none under "none"), not every tool of the call.
+  const known = rules.plan.allowedTools.map((tool) => tool.name);
+  return toolCallError(
+    rules,
+    "unknown-tool",
+    `there is no tool named ${JSON.stringify(call.name)}. ${known.length ? `Available tools: ${known.join(", ")}.` : "No tools are available for this reply."}`,
+    JSON.stringify({ name: call.name, arguments: call.args }),
+    call.name,
+  );
+}
+
+function noteArgumentRepairs(call: ProviderToolCall, kinds: readonly RepairKind[], repairs: Repair[]): void {
+  for (const kind of kinds) {
+    if (kind === "empty-args" && call.args !== "" && call.args != null) continue;
+    repairs.push({ kind, detail: `arguments of '${call.name}': ${kind}`, toolName: call.name });
+  }
+}
+
+function argumentsMismatch(
+  call: ProviderToolCall,
+  args: unknown,
+  issues: string[],
+  tool: ProviderTool,
+  rules: OutputRules,
+): ToolCallError {
+  return toolCallError(
+    rules,
+    "invalid-args",
+    `the arguments of tool '${call.name}' do not match its schema: ${issues.join("; ")}. The schema is ${JSON.stringify(tool.parameters)}.`,
+    JSON.stringify(args),
+    call.name,
+  );
+}
+
+function missingId(call: ProviderToolCall, repairs: Repair[]): string {
+  const id = generateToolCallId();
+  repairs.push({ kind: "missing-id", detail: `gave the call to '${call.name}' the id ${id}`, toolName: call.name });
+  return id;
+}
+
+/**
+ * The calls a tool-union reply holds (the reply's text is then no text of the caller's). A reply
+ * that writes its calls the way the model was trained to (`<tool_call>` blocks, `<function=…>` tags,
+ * an OpenAI-style envelope) is recovered as on any rung where a call is required: every call of it.
+ */
+export function readUnionReply(
+  text: string,
+  rules: OutputRules,
+  repairs: Repair[],
+  cutOff: boolean,
+): { calls: ProviderToolCall[]; text: string } {
+  const tagged = text.includes("<tool_call>") || text.includes("<function=");
+  const recover = () => (rules.fixInvalidToolCalls ? recoverFromText(text, rules, repairs, cutOff) : undefined);
+  const early = tagged ? recover() : undefined;
+  if (early !== undefined) return { calls: early.calls, text: "" };
+  const reading = readToolUnion(text, rules.fallbackTool);
+  if (!reading.ok) {
+    const recovered = tagged ? undefined : recover();
+    if (recovered !== undefined) return { calls: recovered.calls, text: "" };
+    throw toolCallError(rules, "tool-choice-violation", reading.problem, text);
+  }
+  if (completedAtCutOff(cutOff, reading.repairs)) throw cutOffCall(rules, text, "the tool call");
+  for (const kind of reading.repairs) repairs.push({ kind, detail: `tool-union reply: ${kind}` });
+  return { calls: reading.calls, text: "" };
+}
+
+/** Tool calls written as text, when there are usable ones: the calls, and the prose before a <tool_call> tag (a bare JSON call leaves none). */
+export function recoverFromText(
+  text: string,
+  rules: OutputRules,
+  repairs: Repair[],
+  cutOff: boolean,
+): { calls: ProviderToolCall[]; text: string } | undefined {
+  const recover = (complete: boolean) =>
+    recoverTextToolCalls(
+      text,
+      (name) => rules.validators.has(name),
+      (name, parameter) => takesText(rules.validators.get(name)?.tool.parameters, parameter),
+      complete,
+    ).filter((call) => argumentsAreValid(call, rules));
+  const usable = recover(cutOff);
+  // A call the token limit cut off is not completed by guessing: re-asked, with the limit named.
+  if (usable.length === 0 && cutOff && recover(false).length > 0) throw cutOffCall(rules, text, "the tool call");
+  if (usable.length === 0) return undefined;
+  repairs.push({ kind: "text-tool-call", detail: `recovered ${usable.length} tool call(s) written as text` });
+  const tag = text.indexOf("<tool_call>");
+  return { calls: usable, text: tag === -1 ? "" : text.slice(0, tag).trim() };
+}
+
+export function shouldRecover(rules: OutputRules): boolean {
+  if (!rules.fixInvalidToolCalls) return false;
+  const mode = rules.choice.mode;
+  return mode === "required" || mode === "single" || (mode === "auto" && rules.recoverTextToolCallsOnAuto);
+}
+
+function argumentsAreValid(call: ProviderToolCall, rules: OutputRules): boolean {
+  const parsed = parseToolArguments(call.args);
+  return parsed.ok && rules.validators.get(call.name)!.validate(parsed.args).success;
+}
+
+/**
+ * Whether JSON of a reply the provider cut off at the token limit (finish reason `length`) could be
+ * read only by completing it: that would be a guess, so the reply is re-asked instead.
+ */
+export function completedAtCutOff(cutOff: boolean, repairs: readonly RepairKind[]): boolean {
+  return cutOff && repairs.includes("json-repaired");
+}
+
+/** Arguments (or a tool call written as text) the token limit cut off: re-asked, and past the budget the caller is told to raise it. */
+export function cutOffCall(rules: OutputRules, text: string, what: string, toolName?: string): ToolCallError {
+  const error = toolCallError(
+    rules,
+    "invalid-args",
+    `the reply was cut off at the token limit in the middle of ${what}. Send the complete call again, with shorter arguments if they were long.`,
+    text,
+    toolName,
+  );
+  error.message += `\n${cutOffAdvice}`;
+  return error;
+}
+
+export const cutOffAdvice = "The reply hit the token limit (finish reason 'length'): raise parameters.maxTokens.";
+
+/** A ToolCallError that names the model, with the feedback the re-ask sends to it. */
+export function toolCallError(
+  rules: OutputRules,
+  kind: ToolCallError["kind"],
+  feedback: string,
+  text: string,
+  toolName?: string,
+): ToolCallError {
+  return new ToolCallError(`${rules.providerId} ${rules.modelId}: ${feedback}`, {
+    kind,
+    feedback,
+    text,
+    toolName,
+    providerId: rules.providerId,
+    modelId: rules.modelId,
+  });
+}

@@ -1,0 +1,243 @@
+import { abortError, isAbortError, throwIfAborted, type CallSignal } from "../../internal/abort.js";
+import type { EventSink } from "../chat-model-emitter.js";
+import type { ChatModelError } from "../errors/chat-model-error.js";
+import { EmptyResponseError } from "../errors/empty-response-error.js";
+import { ProviderError } from "../errors/provider-error.js";
+import { StructuredOutputError } from "../errors/structured-output-error.js";
+import { ToolCallError } from "../errors/tool-call-error.js";
+import type { ChatModelInput, ProviderInput, RunContext } from "../input.js";
+import type { Message } from "../messages.js";
+import type { Attempt, ChatModelOutput, ProviderOutput, Repair } from "../output.js";
+import type { ResolvedRetryOptions } from "../retry/retry-options.js";
+import { withTransportRetry } from "../retry/with-transport-retry.js";
+import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { StreamAssembler } from "../stream/stream-assembler.js";
+import { learnedToolChoiceMessage, refusedToolChoice } from "../tool-choice/refused-tool-choice.js";
+import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
+import { providerInput, type CallSettings, type PreparedCall } from "./prepare-call.js";
+import { attemptOf, completeOutput, finalizeOutput, partialOutput } from "./read-reply.js";
+import { repairGuidance } from "./repair-guidance.js";
+
+/** The one bridge between a ChatModel and its calls: what a call reads from its model and asks it to do. */
+export interface CallModel {
+  /** The model's settings, read afresh at each call; learning from a refusal narrows `toolChoiceSupport`. */
+  readonly settings: CallSettings & { toolChoiceSupport: Set<ToolChoiceMode> };
+  /** The model's events, read at each use: the emitter once made (a listener added mid-call counts from then on). */
+  readonly emitter: EventSink;
+  readonly retry: ResolvedRetryOptions;
+  /** Re-asks allowed for an unusable reply, read at each repair. */
+  readonly maxRepairAttempts: number;
+  /** Prepares a call (again, after learning): the model's settings as they are now. */
+  prepare(input: ChatModelInput, callId: number): PreparedCall;
+  request(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
+  requestStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
+}
+
+/** A call's attempts so far: the call (prepared again once it learned from a refusal) and its requests. */
+interface CallState {
+  call: PreparedCall;
+  /** Requests made so far in this call (transport retries and repairs alike). */
+  requests: number;
+  learned: boolean;
+}
+
+/**
+ * One call, read top to bottom: each attempt is sent with transport retries (a refused tool_choice
+ * learned from once, on the way), its reply settled into the caller's output — or, when unusable
+ * and the repair budget has room, re-asked with temporary guidance. `create()` takes the return
+ * value (nothing is yielded); `createStream()` passes the chunks through: deltas as they arrive (on
+ * the tool-union rungs the raw JSON is held back), a `reset` before a re-ask, the validated tool
+ * calls and the finish at the end. A stream's transport errors are retried until its first chunk.
+ */
+export async function* runCall(
+  model: CallModel,
+  call: PreparedCall,
+  linked: CallSignal,
+  streamed: boolean,
+): AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined> {
+  const state: CallState = { call, requests: 0, learned: false };
+  const attempts: Attempt[] = [];
+  let guidance: Message[] = [];
+  for (let repairs = 0; ; repairs++) {
+    let raw: ProviderOutput;
+    if (streamed) {
+      const read = yield* streamAttempt(model, state, guidance, linked, attempts);
+      if ("stopped" in read) return read.stopped;
+      raw = read.raw;
+    } else {
+      raw = await send(model, state, guidance, linked.signal, (input, context) => model.request(input, context));
+    }
+    const settled = settle(model, state.call, raw, attempts, repairs);
+    if ("output" in settled) {
+      if (streamed) yield* closingChunks(settled.output, holdsBack(state.call));
+      return settled.output;
+    }
+    guidance = settled.guidance;
+    if (streamed) yield { type: "reset", reason: settled.error.message };
+  }
+}
+
+/**
+ * Sends one attempt with transport retries. A provider's 400 that refuses a tool_choice value is
+ * learned from once, and the same attempt goes again on the next rung without spending a retry.
+ */
+async function send<T>(
+  model: CallModel,
+  state: CallState,
+  guidance: readonly Message[],
+  signal: AbortSignal,
+  request: (input: ProviderInput, context: RunContext) => Promise<T>,
+): Promise<T> {
+  const once = () => {
+    state.requests++;
+    return request(providerInput(state.call, guidance, signal), { signal, attempt: state.requests });
+  };
+  const result = await withTransportRetry(
+    async () => {
+      try {
+        return await once();
+      } catch (error) {
+        if (!learnFrom(model, state, error)) throw error;
+        return await once();
+      }
+    },
+    signal,
+    state.call.maxRetries,
+    {
+      ...model.retry,
+      onRetry: (attempt, error, delayMs) => {
+        const { input, callId } = state.call;
+        if (model.emitter.listening.retry) model.emitter.emit("retry", { input, callId, attempt, error, delayMs });
+      },
+    },
+  );
+  // A call whose signal aborted while its request (or a retry of it) came back ends with the AbortError.
+  throwIfAborted(signal);
+  return result;
+}
+
+/**
+ * Learning from a refusal: a provider's 400 that refused the tool_choice value this call sent drops
+ * it from the model's support set (a `warning` says so once) and prepares the call again, on the next
+ * rung. Once per call; false when there is nothing to learn.
+ */
+function learnFrom(model: CallModel, state: CallState, error: unknown): boolean {
+  if (state.learned || !ProviderError.isInstance(error)) return false;
+  const { call } = state;
+  const refused = refusedToolChoice(error, call.plan.toolChoice);
+  if (!refused) return false;
+  const { settings } = model;
+  // A call in flight when another one learned the same refusal finds the value gone: it only moves down.
+  if (settings.toolChoiceSupport.has(refused)) {
+    settings.toolChoiceSupport = new Set([...settings.toolChoiceSupport].filter((value) => value !== refused));
+    const where = `${settings.providerId} ${settings.modelId}`;
+    const message = learnedToolChoiceMessage(where, refused, error, settings.toolChoiceSupport);
+    if (model.emitter.listening.warning)
+      model.emitter.emit("warning", { input: call.input, callId: call.callId, code: "learned-tool-choice", message });
+  }
+  state.learned = true;
+  state.call = model.prepare(call.input, call.callId);
+  return true;
+}
+
+/** An unusable reply that a re-ask may fix. */
+function isOutputError(error: unknown): error is ChatModelError {
+  return (
+    ToolCallError.isInstance(error) || EmptyResponseError.isInstance(error) || StructuredOutputError.isInstance(error)
+  );
+}
+
+/**
+ * Settles one attempt: its output made final, or — when unusable and the repair budget has room —
+ * the guidance for a re-ask (the `repair` event emitted). Past the budget the error is thrown.
+ */
+function settle(
+  model: CallModel,
+  call: PreparedCall,
+  raw: ProviderOutput,
+  attempts: Attempt[],
+  repairsDone: number,
+): { output: ChatModelOutput } | { guidance: Message[]; error: ChatModelError } {
+  try {
+    const repairs: Repair[] = [];
+    const final = finalizeOutput(raw, call.rules, repairs);
+    attempts.push(attemptOf(raw, undefined, final.usage));
+    return { output: completeOutput(final, repairs, call, attempts) };
+  } catch (error) {
+    if (!isOutputError(error)) throw error;
+    attempts.push(attemptOf(raw, error.message));
+    if (repairsDone >= model.maxRepairAttempts) throw error;
+    if (model.emitter.listening.repair)
+      model.emitter.emit("repair", { input: call.input, callId: call.callId, attempt: attempts.length, error });
+    return { guidance: repairGuidance(error, call.plan.allowedTools), error };
+  }
+}
+
+/** On the tool-union rungs (and for a structured answer carried by a forced tool) the raw JSON is not shown. */
+function holdsBack(call: PreparedCall): boolean {
+  return call.plan.readsUnion || call.rules.structureTool !== undefined;
+}
+
+/**
+ * One streamed attempt: opened with transport retries (until its first chunk), its deltas passed on
+ * as they arrive, its reply assembled. A `newToken` listener's abort() stops the call with what
+ * arrived; a read that fails after chunks went out is not retried: a ProviderError carries them.
+ */
+async function* streamAttempt(
+  model: CallModel,
+  state: CallState,
+  guidance: readonly Message[],
+  linked: CallSignal,
+  attempts: Attempt[],
+): AsyncGenerator<ChatModelChunk, { raw: ProviderOutput } | { stopped: ChatModelOutput }, undefined> {
+  const { signal } = linked;
+  const opened = await send(model, state, guidance, signal, async (input, context) => {
+    const chunks = model.requestStream(input, context)[Symbol.asyncIterator]();
+    return { chunks, first: await chunks.next() };
+  });
+  // After the request: a refused tool_choice learned on the way may have moved the call to another rung.
+  const { call } = state;
+  const holdBack = holdsBack(call);
+  const assembler = new StreamAssembler();
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    linked.abort();
+  };
+  let open = true;
+  try {
+    for (let result = opened.first; !result.done; result = await opened.chunks.next()) {
+      const chunk = result.value;
+      assembler.add(chunk);
+      if (!isDelta(chunk) || (holdBack && chunk.type !== "reasoning-delta")) continue;
+      if (model.emitter.listensForTokens)
+        model.emitter.emit("newToken", { input: call.input, callId: call.callId, chunk, abort: stop });
+      yield chunk;
+      if (stopped) break;
+    }
+    open = stopped;
+  } catch (error) {
+    if (stopped) return { stopped: partialOutput(assembler.output(), call, attempts) };
+    if (signal.aborted || isAbortError(error)) throw abortError(signal);
+    // Without the provider's finish it ends "error", never as a finished reply.
+    if (ProviderError.isInstance(error))
+      Object.assign(error, {
+        partialOutput: { ...assembler.output(), finishReason: assembler.finishReason ?? "error" },
+      });
+    throw error;
+  } finally {
+    // Lets go of the provider's stream when it was left before its end (what it throws on the way out does not matter).
+    if (open) await opened.chunks.return?.().catch(() => undefined);
+  }
+  if (stopped) return { stopped: partialOutput(assembler.output(), call, attempts) };
+  // Some SDKs end a stream quietly when its signal aborts (openai, the AWS event stream): an abort, not a finish.
+  if (signal.aborted) throw abortError(signal);
+  return { raw: assembler.output() };
+}
+
+/** A settled stream's last chunks: the held-back text (a structured answer), the validated calls, the finish. */
+function* closingChunks(output: ChatModelOutput, holdBack: boolean): Generator<ChatModelChunk, void, undefined> {
+  if (holdBack && output.text !== "") yield { type: "text-delta", text: output.text };
+  for (const toolCall of output.toolCalls) yield { type: "tool-call", toolCall };
+  yield { type: "finish", finishReason: output.finishReason, usage: output.usage };
+}
