@@ -18,13 +18,5 @@ export default defineConfig({
   treeshake: true,
   minifyWhitespace: true,
   target: "node20",
-  // Every entry gets the root module injected, so every entry reaches the same files and the
-  // build emits one shared chunk instead of one per set of entries that use a file: importing
-  // `keelson` and `keelson/ollama` then reads 3 files, not 9 (cold import + construct 12.3 ms ->
-  // 9.3 ms here, the raw ollama SDK's 8.3 ms). Inject also stands a root export in for a free
-  // global of the same name; test/imports.test.ts checks that no root export is named like one.
-  esbuildOptions(options) {
-    options.inject = ["src/index.ts"];
-  },
   external: ["openai", "ollama", "@aws-sdk/client-bedrock-runtime", "zod", "vitest", "@opentelemetry/api"],
 });
