@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { ChatModelChunk } from "../../../src/core/stream/chat-model-chunk.js";
-import { isChunkReader, type ChunkReader } from "../../../src/core/stream/chunk-reader.js";
 import { chunkStream, type OpenedParts } from "../../../src/core/stream/chunk-stream.js";
 
 /** Parts as a provider SDK would yield them, recording how the stream was left. */
@@ -121,7 +120,7 @@ describe("chunkStream", () => {
     expect(log).toEqual(["closed: false"]);
   });
 
-  it("should close a stream that finishes opening after the consumer left", async () => {
+  it("should let go of a stream the consumer left while it was opening, once it has opened", async () => {
     const { open, log } = provider(["abc"]);
     let opened!: () => void;
     const gate = new Promise<void>((resolve) => (opened = resolve));
@@ -130,10 +129,11 @@ describe("chunkStream", () => {
       return open();
     })[Symbol.asyncIterator]();
     const first = iterator.next();
-    await iterator.return!();
+    const leaving = iterator.return!();
     opened();
-    expect(await first).toEqual({ done: true, value: undefined });
-    expect(log).toEqual(["opened", "closed: left early"]);
+    expect(await first).toEqual({ done: false, value: { type: "text-delta", text: "a" } });
+    expect(await leaving).toEqual({ done: true, value: undefined });
+    expect(log).toEqual(["opened", "parts returned", "closed: left early"]);
   });
 
   it("should return the provider's parts and close as left early when the consumer stops", async () => {
@@ -142,91 +142,5 @@ describe("chunkStream", () => {
       if (chunk.type === "text-delta" && chunk.text === "b") break;
     }
     expect(log).toEqual(["opened", "parts returned", "closed: left early"]);
-  });
-});
-
-describe("chunkStream read through readNext (how the call's stream reads it)", () => {
-  type Reader = AsyncIterator<ChatModelChunk> & ChunkReader;
-  const reader = (stream: AsyncIterable<ChatModelChunk>): Reader => {
-    const iterator = stream[Symbol.asyncIterator]();
-    expect(isChunkReader(iterator)).toBe(true);
-    return iterator as Reader;
-  };
-  const asResult = (result: IteratorResult<ChatModelChunk, undefined>) => result;
-  const rethrow = (error: unknown): never => {
-    throw error;
-  };
-
-  /** Reads to the end: the text, and how many results came at once (not as a promise). */
-  async function readAllNext(iterator: Reader): Promise<{ text: string; atOnce: number }> {
-    let text = "";
-    let atOnce = 0;
-    for (;;) {
-      const read = iterator.readNext(asResult, rethrow);
-      if (!(read instanceof Promise)) atOnce++;
-      const result = await read;
-      if (result.done) return { text, atOnce };
-      if (result.value.type === "text-delta") text += result.value.text;
-    }
-  }
-
-  it("should hand out every chunk in order, the rest of a part's at once, and close as finished", async () => {
-    const { open, log } = provider(["ab", "", "cde", "f"]);
-    const iterator = reader(chunkStream(() => open()));
-    // The first read opens the stream, as the call's stream does with next().
-    expect(await iterator.next()).toEqual({ done: false, value: { type: "text-delta", text: "a" } });
-    // "b", "d" and "e" were already at hand when asked for.
-    expect(await readAllNext(iterator)).toEqual({ text: "bcdef", atOnce: 3 });
-    expect(log).toEqual(["opened", "parts returned", "closed: finished"]);
-  });
-
-  it("should give onError the mapped error of a failed read or of toChunks, after the chunks before it", async () => {
-    const { open, log } = provider(["ab", "c", "d"], 2);
-    const iterator = reader(chunkStream(() => open()));
-    const message = (error: unknown) => (error as Error).message;
-    await iterator.next();
-    expect(await iterator.readNext<unknown>(asResult, message)).toEqual({
-      done: false,
-      value: { type: "text-delta", text: "b" },
-    });
-    expect(await iterator.readNext<unknown>(asResult, message)).toEqual({
-      done: false,
-      value: { type: "text-delta", text: "c" },
-    });
-    expect(await iterator.readNext<unknown>(asResult, message)).toBe("mapped: connection reset");
-    expect(log.at(-1)).toBe("closed: left early");
-
-    const broken = provider(["a", "boom"]);
-    const failing = (part: string) => {
-      if (part === "boom") throw new TypeError("unreadable part");
-      return toChunks(part);
-    };
-    const second = reader(chunkStream(() => broken.open({ toChunks: failing })));
-    await second.next();
-    expect(await second.readNext<unknown>(asResult, message)).toBe("mapped: unreadable part");
-    expect(broken.log).toContain("closed: left early");
-  });
-
-  it("should hand out the end's chunks, and throw from onResult without calling onError", async () => {
-    const finish: ChatModelChunk = { type: "finish", finishReason: "stop" };
-    const { open } = provider(["a"]);
-    const iterator = reader(
-      chunkStream(() => open({ toChunks, end: () => [{ type: "text-delta", text: "!" }, finish] })),
-    );
-    await iterator.next();
-    expect((await readAllNext(iterator)).text).toBe("!");
-
-    const again = provider(["a", "b"]);
-    const second = reader(chunkStream(() => again.open()));
-    await second.next();
-    let errors = 0;
-    const read = second.readNext(
-      () => {
-        throw new Error("the reader's own failure");
-      },
-      () => errors++,
-    );
-    await expect(read).rejects.toThrow("the reader's own failure");
-    expect(errors).toBe(0);
   });
 });
