@@ -13,7 +13,7 @@ const calls = Number(process.env.BENCH_CALLS ?? 200);
 replayFetch();
 
 const { setup } = await import(`./work/${side}-${provider}.mjs`);
-const run = setup({ baseURL: `http://127.0.0.1:${process.env.BENCH_PORT}`, forced: path === "forced" })[kind];
+const run = setup({ baseURL: `http://127.0.0.1:${process.env.BENCH_PORT}`, forced: path === "forced", path })[kind];
 for (let i = 0; i <= warmup; i++) await run();
 globalThis.gc();
 for (let i = 0; i < calls; i++) await run();

@@ -1,3 +1,4 @@
+import type { Path } from "./measure.js";
 /** The benchmark's knobs, from the environment, with defaults that finish in a few minutes on 2 cores. */
 export interface BenchConfig {
   /** Rounds of every raw/keelson pair, the order flipped each round. @default 5 */
@@ -53,7 +54,7 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number,
 export interface CallCaseName {
   provider: Provider;
   kind: "call" | "stream";
-  path: "native" | "forced";
+  path: Path;
   /** "ollama stream native", what BENCH_CASES matches. */
   name: string;
 }
@@ -64,7 +65,8 @@ export function selectedCallCases(config: BenchConfig): CallCaseName[] {
   const cases: CallCaseName[] = [];
   for (const provider of config.providers) {
     for (const kind of ["call", "stream"] as const) {
-      for (const path of ["native", "forced"] as const) {
+      const paths: Path[] = kind === "call" ? ["native", "forced", "history-500", "tools-100"] : ["native", "forced"];
+      for (const path of paths) {
         const name = `${provider} ${kind} ${path}`;
         if (pattern.test(name)) cases.push({ provider, kind, path, name });
       }

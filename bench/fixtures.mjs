@@ -81,3 +81,37 @@ export const ollamaUnionSchema = {
   required: ["name", "parameters"],
   additionalProperties: false,
 };
+
+/** The growth cases' extra tools: 99 more, each with a small schema of its own, beside the weather tool. */
+const extraTools = Array.from({ length: 99 }, (_, index) => ({
+  name: `lookup_${index}`,
+  description: `Looks up record ${index}.`,
+  parameters: {
+    type: "object",
+    properties: { id: { type: "string" }, limit: { type: "integer" } },
+    required: ["id"],
+    additionalProperties: false,
+  },
+}));
+
+/** A 500-message conversation (the question last), as a long-running agent sends it. */
+const longHistory = [
+  messages[0],
+  ...Array.from({ length: 498 }, (_, index) =>
+    index % 2 === 0
+      ? { role: "user", content: `Earlier question ${index}: what was the weather in city ${index}?` }
+      : { role: "assistant", content: `In city ${index - 1} it was ${10 + (index % 20)} degrees and cloudy.` },
+  ),
+  messages[1],
+];
+
+/**
+ * What a case sends: "history-500" the long conversation, "tools-100" the weather tool among 99
+ * others (the call still forces the weather tool); "native" and "forced" the short question.
+ */
+export function workload(path) {
+  return {
+    messages: path === "history-500" ? longHistory : messages,
+    tools: path === "tools-100" ? [weatherTool, ...extraTools] : [weatherTool],
+  };
+}

@@ -5,7 +5,8 @@ import { mean, median } from "./stats.js";
 
 export type Side = "raw" | "keelson";
 export type Kind = "call" | "stream";
-export type Path = "native" | "forced";
+/** The short question natively or forced, or a growth case (a 500-message history, 100 tools; calls only). */
+export type Path = "native" | "forced" | "history-500" | "tools-100";
 export type ImportMode = "import" | "construct";
 
 /** One worker process's figures for one side of one case. */

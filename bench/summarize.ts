@@ -105,6 +105,16 @@ export function checkTargets(calls: CallCase[], imports: ImportCase[], providers
     const forced = find(provider, "call", "forced");
     const construct = imports.find((c) => c.provider === provider && c.mode === "construct");
     if (call) add(`${provider}: per call (p50), keelson ÷ raw`, call.ratio.p50Ms, 1.05, call.ratioInterval.p50Ms);
+    for (const growth of ["history-500", "tools-100"] as const) {
+      const grown = find(provider, "call", growth);
+      if (grown)
+        add(
+          `${provider}: per call, ${growth} (p50), keelson ÷ raw`,
+          grown.ratio.p50Ms,
+          1.05,
+          grown.ratioInterval.p50Ms,
+        );
+    }
     if (stream)
       add(`${provider}: per stream (p50), keelson ÷ raw`, stream.ratio.p50Ms, 1.25, stream.ratioInterval.p50Ms);
     if (call && forced) {

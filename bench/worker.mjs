@@ -11,7 +11,7 @@ const warmup = Number(process.env.BENCH_WARMUP ?? 50);
 const baseURL = `http://127.0.0.1:${process.env.BENCH_PORT}`;
 
 const { setup } = await import(`./work/${side}-${provider}.mjs`);
-const run = setup({ baseURL, forced: path === "forced" })[kind];
+const run = setup({ baseURL, forced: path === "forced", path })[kind];
 
 // A sanity check, not a measurement: both sides must really get the tool call's arguments
 // (a stream's work returns { args, text }, a call's work the arguments).

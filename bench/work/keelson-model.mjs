@@ -2,7 +2,7 @@
 // listeners BENCH_LISTENERS asks for, and the two kinds of work on a built model.
 import process from "node:process";
 import { defineTool } from "keelson";
-import { messages, weatherParameters, weatherTool } from "../fixtures.mjs";
+import { weatherParameters, weatherTool, workload } from "../fixtures.mjs";
 
 const tool = defineTool({
   name: weatherTool.name,
@@ -15,11 +15,20 @@ export const listeners = process.env.BENCH_LISTENERS ?? "lifecycle";
 const lifecycleEvents = ["start", "success", "error", "finish"];
 const allEvents = [...lifecycleEvents, "newToken", "retry", "repair", "fallback", "cacheHit", "warning"];
 
-export function work(model, toolChoice) {
+/** The growth cases' other tools, defined as a user would (JSON Schema, validated with ajv). */
+const toolsFor = (tools) =>
+  tools.map((other) =>
+    other.name === weatherTool.name
+      ? tool
+      : defineTool({ name: other.name, description: other.description, inputSchema: other.parameters }),
+  );
+
+export function work(model, toolChoice, path = "native") {
   let seen = 0;
   const events = listeners === "all" ? allEvents : listeners === "none" ? [] : lifecycleEvents;
   for (const event of events) model.emitter.on(event, () => void seen++);
-  const input = { messages, tools: [tool], toolChoice };
+  const { messages, tools } = workload(path);
+  const input = { messages, tools: toolsFor(tools), toolChoice };
 
   async function call() {
     const output = await model.create(input);

@@ -5,7 +5,7 @@ import { OllamaChatModel } from "keelson/ollama";
 import { modelId, weatherTool } from "../fixtures.mjs";
 import { work } from "./keelson-model.mjs";
 
-export function setup({ baseURL, forced }) {
+export function setup({ baseURL, forced, path }) {
   const model = new OllamaChatModel(modelId, { host: baseURL });
-  return work(model, forced ? { type: "tool", name: weatherTool.name } : "auto");
+  return work(model, forced ? { type: "tool", name: weatherTool.name } : "auto", path);
 }

@@ -5,11 +5,11 @@ import { OpenAIChatModel } from "keelson/openai";
 import { modelId, weatherTool } from "../fixtures.mjs";
 import { work } from "./keelson-model.mjs";
 
-export function setup({ baseURL, forced }) {
+export function setup({ baseURL, forced, path }) {
   const model = new OpenAIChatModel(modelId, {
     apiKey: "bench",
     baseURL: `${baseURL}/v1`,
     ...(forced ? { toolChoiceSupport: ["auto", "none"] } : {}),
   });
-  return work(model, { type: "tool", name: weatherTool.name });
+  return work(model, { type: "tool", name: weatherTool.name }, path);
 }

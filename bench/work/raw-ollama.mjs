@@ -1,13 +1,14 @@
 // The raw `ollama` SDK doing the benchmark's work: send the tool (or the forced `format`), read the
 // reply (Ollama sends tool arguments as an object; a forced reply is JSON text to parse).
 import { Ollama } from "ollama";
-import { messages, modelId, ollamaUnionSchema, weatherTool } from "../fixtures.mjs";
+import { modelId, ollamaUnionSchema, workload } from "../fixtures.mjs";
 
-export function setup({ baseURL, forced }) {
+export function setup({ baseURL, forced, path }) {
+  const { messages, tools } = workload(path);
   const client = new Ollama({ host: baseURL });
   const body = forced
     ? { model: modelId, messages, format: ollamaUnionSchema }
-    : { model: modelId, messages, tools: [{ type: "function", function: weatherTool }] };
+    : { model: modelId, messages, tools: tools.map((tool) => ({ type: "function", function: tool })) };
 
   async function call() {
     const response = await client.chat({ ...body, stream: false });

@@ -1,9 +1,10 @@
 // The raw `openai` SDK doing the benchmark's work: send the tool (or the forced response format),
 // read the reply, and parse the tool call's JSON arguments.
 import OpenAI from "openai";
-import { messages, modelId, openAIUnionSchema, weatherTool } from "../fixtures.mjs";
+import { modelId, openAIUnionSchema, weatherTool, workload } from "../fixtures.mjs";
 
-export function setup({ baseURL, forced }) {
+export function setup({ baseURL, forced, path }) {
+  const { messages, tools } = workload(path);
   const client = new OpenAI({ apiKey: "bench", baseURL: `${baseURL}/v1`, maxRetries: 0 });
   const body = forced
     ? {
@@ -17,7 +18,7 @@ export function setup({ baseURL, forced }) {
     : {
         model: modelId,
         messages,
-        tools: [{ type: "function", function: weatherTool }],
+        tools: tools.map((tool) => ({ type: "function", function: tool })),
         tool_choice: { type: "function", function: { name: weatherTool.name } },
         parallel_tool_calls: false,
       };
