@@ -304,12 +304,12 @@ export abstract class ChatModel {
   }
 
   private cacheSettings() {
-    const model = this;
+    const emitter = () => this.madeEmitter ?? noListeners;
     return {
       cache: this.cache,
       ttlMs: this.cacheTtlMs,
       get emitter() {
-        return model.madeEmitter ?? noListeners;
+        return emitter();
       },
     };
   }
