@@ -12,10 +12,12 @@ import type { RunStep, ToolResult } from "./run-step.js";
 import type { RunCallOptions, RunResult, RunToolsOptions } from "./run-tools-options.js";
 import { sumUsage } from "./sum-usage.js";
 
-/** What a run has completed so far: read by a stream closed early, to say where the run stopped. */
+/** What a run has completed so far, and how to stop it: for a stream closed early. */
 export interface RunProgress {
   messages: Message[];
   steps: RunStep[];
+  /** Aborts the run at once, even while a step is awaited (a generator's return() would wait for it). */
+  abort?: () => void;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function* runLoop(
   if (callerSignal?.aborted) onAbort();
   else callerSignal?.addEventListener("abort", onAbort, { once: true });
   const { signal } = controller;
+  progress.abort = () => controller.abort(new DOMException("The run's stream was closed", "AbortError"));
   let ended = false;
 
   const runError = (reason: RunErrorReason, message: string, cause: unknown, toolCall?: ToolCall) =>

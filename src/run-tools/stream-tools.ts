@@ -62,6 +62,7 @@ export class ToolRunStream<T = unknown> implements AsyncIterable<RunPart> {
         }
       },
       return: async () => {
+        if (!settled) progress.abort?.();
         await run.return(undefined as never);
         if (!settled) {
           settled = true;

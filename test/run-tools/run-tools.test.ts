@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import type { Message, RunStep, ToolExecuteContext } from "../../src/index.js";
+import type { AuthorizeContext, Message, RunStep, ToolDefinition, ToolExecuteContext } from "../../src/index.js";
 import { ChatModelError, ProviderError, RunError, defineTool, streamTools } from "../../src/index.js";
 import {
   ScriptedChatModel,
@@ -16,7 +16,9 @@ const incidents: Record<string, { service: string; status: string }> = {
   "INC-001": { service: "auth-api", status: "outage since 09:12 UTC" },
 };
 
-function lookupTool(execute = (args: Record<string, unknown>) => lookup(String(args.incident_id))) {
+type Execute = NonNullable<ToolDefinition["execute"]>;
+
+function lookupTool(execute: Execute = (args) => lookup(String(args.incident_id))) {
   return defineTool({
     name: "lookup_incident",
     description: "Look up an incident by its id.",
@@ -249,7 +251,7 @@ describe.each(runModes)("%s", (mode) => {
 
   it("should send a refusal from authorize back as the tool's result without running the tool", async () => {
     const execute = vi.fn(() => "secret");
-    const authorize = vi.fn((call: { args: Record<string, unknown> }) =>
+    const authorize = vi.fn((call: { args: Record<string, unknown> }, _context: AuthorizeContext) =>
       call.args.incident_id === "INC-001" ? true : call.args.incident_id === "INC-002" ? false : "on-call only",
     );
     const model = new ScriptedChatModel(
@@ -277,7 +279,7 @@ describe.each(runModes)("%s", (mode) => {
     expect(model.calls[1]!.messages.slice(-3).map((message) => message.content)).toEqual(
       run.steps[0]!.toolResults.map((result) => result.message.content),
     );
-    const context = authorize.mock.calls[0]![1 as never] as { stepIndex: number; messages: Message[]; signal: unknown };
+    const context = authorize.mock.calls[0]![1];
     expect(context.stepIndex).toBe(0);
     expect(context.signal).toBeInstanceOf(AbortSignal);
     expect(context.messages.at(-1)).toEqual(run.messages[2]);
