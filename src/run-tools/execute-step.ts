@@ -1,6 +1,5 @@
 import type { Message, ToolCall, ToolMessage } from "../core/messages.js";
 import type { Tool, ToolDefinition } from "../core/tool.js";
-import { settleOnAbort } from "../internal/abort.js";
 import type { ToolResult } from "./run-step.js";
 import type { RunToolsOptions } from "./run-tools-options.js";
 
@@ -11,6 +10,8 @@ export interface StepExecution {
   toolErrors: "send" | "throw";
   concurrency: number;
   signal: AbortSignal;
+  /** Rejects with the AbortError when `signal` aborts (one per run, rather than a listener per step). */
+  aborted: Promise<never>;
   stepIndex: number;
   /** The transcript so far, the step's assistant message last. */
   messages: readonly Message[];
@@ -32,6 +33,10 @@ export class ToolFailure {
  * left behind, its result dropped), or with a ToolFailure when a tool throws and `toolErrors` is "throw".
  */
 export function executeStep(calls: readonly ToolCall[], execution: StepExecution): Promise<ToolResult[]> {
+  return Promise.race([executeAll(calls, execution), execution.aborted]);
+}
+
+async function executeAll(calls: readonly ToolCall[], execution: StepExecution): Promise<ToolResult[]> {
   const results = new Array<ToolResult>(calls.length);
   let next = 0;
   let failed = false;
@@ -48,11 +53,10 @@ export function executeStep(calls: readonly ToolCall[], execution: StepExecution
       }
     }
   };
-  const workers = Array.from({ length: Math.min(execution.concurrency, calls.length) }, work);
-  return settleOnAbort(
-    Promise.all(workers).then(() => results),
-    execution.signal,
-  );
+  const workers = Math.min(execution.concurrency, calls.length);
+  if (workers === 1) await work();
+  else await Promise.all(Array.from({ length: workers }, work));
+  return results;
 }
 
 async function executeCall(call: ToolCall, execution: StepExecution): Promise<ToolResult> {

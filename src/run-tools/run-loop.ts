@@ -44,6 +44,10 @@ export async function* runLoop(
   if (callerSignal?.aborted) onAbort();
   else callerSignal?.addEventListener("abort", onAbort, { once: true });
   const { signal } = controller;
+  const aborted = new Promise<never>((_resolve, reject) =>
+    signal.addEventListener("abort", () => reject(abortError(signal)), { once: true }),
+  );
+  aborted.catch(() => undefined);
   progress.abort = () => controller.abort(new DOMException("The run's stream was closed", "AbortError"));
   let ended = false;
 
@@ -57,12 +61,12 @@ export async function* runLoop(
       providerId: model.providerId,
       modelId: model.modelId,
     });
-  const aborted = (stepIndex: number) =>
+  const abortedAt = (stepIndex: number) =>
     runError("aborted", `The run was aborted at step ${stepIndex + 1}.`, abortError(signal));
 
   try {
     for (let stepIndex = 0; ; stepIndex++) {
-      if (signal.aborted) throw aborted(stepIndex);
+      if (signal.aborted) throw abortedAt(stepIndex);
       if (stepIndex === settings.maxSteps) {
         throw runError(
           "max-steps",
@@ -77,7 +81,9 @@ export async function* runLoop(
         messages: transcript.slice(),
         // The same array every step: the model indexes a call's tools once per array.
         tools: tools as (Tool | ToolDefinition)[],
-        signal,
+        // The caller's own signal: a model call then costs no signal of its own when nothing can
+        // abort the run (a stream left early closes its call by itself).
+        ...(callerSignal === undefined ? {} : { signal: callerSignal }),
         ...(toolChoice === undefined ? {} : { toolChoice }),
         ...(responseFormat === undefined ? {} : { responseFormat }),
       };
@@ -92,7 +98,7 @@ export async function* runLoop(
           output = await model.create(input);
         }
       } catch (error) {
-        if (signal.aborted) throw aborted(stepIndex);
+        if (signal.aborted) throw abortedAt(stepIndex);
         // A call the model refused before any request (a TypeError: tools and options that do not fit) is the caller's to fix.
         if (error instanceof TypeError && !ChatModelError.isInstance(error)) throw error;
         throw runError(
@@ -118,6 +124,7 @@ export async function* runLoop(
           toolErrors: settings.toolErrors,
           concurrency: settings.concurrency,
           signal,
+          aborted,
           stepIndex,
           messages: [...transcript, output.message],
           onResult: streamed
@@ -152,7 +159,7 @@ export async function* runLoop(
               error.toolCall,
             );
           }
-          throw aborted(stepIndex);
+          throw abortedAt(stepIndex);
         }
       }
 
