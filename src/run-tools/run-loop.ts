@@ -81,9 +81,10 @@ export async function* runLoop(
         messages: transcript.slice(),
         // The same array every step: the model indexes a call's tools once per array.
         tools: tools as (Tool | ToolDefinition)[],
-        // The caller's own signal: a model call then costs no signal of its own when nothing can
-        // abort the run (a stream left early closes its call by itself).
-        ...(callerSignal === undefined ? {} : { signal: callerSignal }),
+        // A streamed step stops with the run (a stream closed while a step is awaited). A call of
+        // runTools takes the caller's own signal: it then costs no signal of its own when nothing
+        // can abort the run.
+        ...(streamed ? { signal } : callerSignal === undefined ? {} : { signal: callerSignal }),
         ...(toolChoice === undefined ? {} : { toolChoice }),
         ...(responseFormat === undefined ? {} : { responseFormat }),
       };

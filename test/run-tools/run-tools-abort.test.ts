@@ -131,3 +131,16 @@ describe("streamTools left early", () => {
     await expect(stream.final()).rejects.toMatchObject({ name: "RunError", reason: "aborted" });
   });
 });
+
+describe("streamTools closed while a model call is awaited", () => {
+  it("should abort the model call and reject final() with reason aborted", async () => {
+    const model = new ScriptedChatModel([textStep("late", { delayMs: 60_000 })]);
+    const stream = streamTools({ model, messages, tools: [] });
+    const iterator = stream[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual({ type: "step-start", stepIndex: 0 });
+    const reading = iterator.next();
+    await iterator.return!();
+    await expect(reading).rejects.toMatchObject({ name: "RunError", reason: "aborted" });
+    await expect(stream.final()).rejects.toMatchObject({ reason: "aborted" });
+  });
+});
