@@ -34,7 +34,7 @@ export async function* runLoop(
   const { model, tools, toolChoice, responseFormat, authorize, onStep, signal: callerSignal } = options;
   const callOptions = pickCallOptions(options);
   const transcript = progress.messages;
-  transcript.push(...options.messages);
+  for (const message of options.messages) transcript.push(message);
   const { steps } = progress;
 
   // The run's own signal: the caller's abort, a stream closed early, or a tool-error ending the run
