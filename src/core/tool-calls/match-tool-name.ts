@@ -6,7 +6,7 @@ export type ToolNameMatch = { name: string; repaired: boolean } | { candidates: 
  * the one tool whose name differs only in case, `-`, `_` or spaces (`Get_Weather`, `get-weather`,
  * `getWeather` for `get_weather`); else the one whose name differs by a namespace prefix the
  * model added or dropped (`functions.get_weather` or `default_api.get_weather` for
- * `get_weather`; `create_issue` for `github.create_issue`). A name that fits two tools at the
+ * `get_weather`; `create_issue` for `github__create_issue`). A name that fits two tools at the
  * first level that fits any is never guessed: the candidates are returned. Undefined when none fits.
  */
 export function matchToolName(written: string, toolNames: Iterable<string>): ToolNameMatch | undefined {
@@ -28,7 +28,9 @@ function loose(name: string): string {
   return name.toLowerCase().replace(/[\s_-]+/g, "");
 }
 
-/** The name after its last namespace separator (`.`, `:` or `/`). */
+/** The name after its last namespace separator: `.`, `:`, `/`, or MCP's `__` (`github__create_issue`). */
 function withoutNamespace(name: string): string {
-  return name.slice(Math.max(name.lastIndexOf("."), name.lastIndexOf(":"), name.lastIndexOf("/")) + 1);
+  const dot = Math.max(name.lastIndexOf("."), name.lastIndexOf(":"), name.lastIndexOf("/"));
+  const dunder = name.lastIndexOf("__");
+  return dunder > dot && dunder > 0 ? name.slice(dunder + 2) : name.slice(dot + 1);
 }
