@@ -47,7 +47,18 @@ export type {
   ProviderToolCall,
 } from "./core/output.js";
 export type { Usage } from "./core/usage.js";
-export { defineTool, type Tool, type ToolDefinition } from "./core/tool.js";
+export {
+  defineTool,
+  type Tool,
+  type ToolDefinition,
+  type ZodToolDefinition,
+  type ToolFields,
+  type ToolExecuteContext,
+  type ToolCallOf,
+  type AnyTool,
+  type InferToolArgs,
+  type UntypedArgs,
+} from "./core/tool.js";
 export type { JSONSchema } from "./core/schema/json-schema.js";
 export type { SchemaInput } from "./core/schema/schema-input.js";
 export type { ChatModelChunk } from "./core/stream/chat-model-chunk.js";

@@ -12,7 +12,9 @@ import type {
   RunContext,
   StructureInput,
 } from "./input.js";
+import type { ToolCall } from "./messages.js";
 import type { ChatModelOutput, ProviderOutput } from "./output.js";
+import type { AnyTool, ToolCallOf } from "./tool.js";
 import type { ModelCalls } from "./pipeline/model-calls.js";
 import type { ResolvedRetryOptions } from "./retry/retry-options.js";
 import { resolveRetryOptions } from "./retry/retry-options.js";
@@ -124,8 +126,20 @@ export abstract class ChatModel {
     return emitter;
   }
 
-  /** One reply. */
-  async create(input: ChatModelInput): Promise<ChatModelOutput> {
+  /**
+   * One reply. Given typed tools (from `defineTool`), `output.toolCalls` is a union discriminated
+   * by `name`, each call's `args` typed from its tool's schema.
+   */
+  create<Tools extends readonly AnyTool[] = readonly AnyTool[]>(
+    input: ChatModelInput<Tools>,
+  ): Promise<ChatModelOutput<ToolCallOf<Tools[number]>>> {
+    // The pipeline validated each call against its tool's schema: the calls are of the tools given.
+    return this.createOutput(input) as Promise<ChatModelOutput<ToolCall<string, unknown>>> as Promise<
+      ChatModelOutput<ToolCallOf<Tools[number]>>
+    >;
+  }
+
+  private async createOutput(input: ChatModelInput): Promise<ChatModelOutput> {
     // Each event's payload is built only when the event has a listener; a listener added mid-call counts from then on.
     const callId = ++callCount;
     let emitter = this.madeEmitter ?? noListeners;
@@ -161,7 +175,9 @@ export abstract class ChatModel {
    * chunk means keelson re-asked the model for an unusable reply and what came before is void.
    * An abort (the `signal`, the `timeout`) rejects with the platform `AbortError` / `TimeoutError`.
    */
-  createStream(input: ChatModelInput): ChatModelStream {
+  createStream<Tools extends readonly AnyTool[] = readonly AnyTool[]>(
+    input: ChatModelInput<Tools>,
+  ): ChatModelStream<ToolCallOf<Tools[number]>> {
     return new ChatModelStream((final) => this.startStream(input, final));
   }
 
