@@ -4,7 +4,7 @@
  * provider with KEELSON_MODEL=ollama:llama3.1 (or openai:gpt-4o, bedrock:…). Same agent code.
  */
 import { z } from "zod";
-import { createChatModel, defineTool, type ChatModel, type Message } from "keelson";
+import { createChatModel, defineTool, type ChatModel, type ChatModelName, type Message } from "keelson";
 import { ScriptedChatModel, toolCallStep } from "keelson/testing";
 
 const lookupIncident = defineTool({
@@ -34,7 +34,8 @@ async function chooseModel(): Promise<ChatModel> {
       }),
     ]);
   }
-  return createChatModel(name);
+  // A name read at run time: createChatModel checks the provider when it builds the model.
+  return createChatModel(name as ChatModelName);
 }
 
 export async function runAgent(model: ChatModel, question: string): Promise<string> {

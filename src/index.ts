@@ -72,4 +72,9 @@ export { NullCache } from "./core/cache/null-cache.js";
 export { MemoryCache, type MemoryCacheOptions } from "./core/cache/memory-cache.js";
 export { KeyvCache, type KeyvLike } from "./core/cache/keyv-cache.js";
 export * from "./core/errors/index.js";
-export { createChatModel, type ProviderName, type ChatModelOptionsByProvider } from "./create-chat-model.js";
+export {
+  createChatModel,
+  type ChatModelName,
+  type ProviderName,
+  type ChatModelOptionsByProvider,
+} from "./create-chat-model.js";
