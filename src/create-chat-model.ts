@@ -1,7 +1,11 @@
-import { AzureOpenAIChatModel, type AzureOpenAIChatModelOptions } from "./adapters/azure-openai/index.js";
-import { BedrockChatModel, type BedrockChatModelOptions } from "./adapters/bedrock/index.js";
-import { OllamaChatModel, type OllamaChatModelOptions } from "./adapters/ollama/index.js";
-import { OpenAIChatModel, type OpenAIChatModelOptions } from "./adapters/openai/index.js";
+import { AzureOpenAIChatModel } from "./adapters/azure-openai/index.js";
+import type { AzureOpenAIChatModelOptions } from "./adapters/azure-openai/azure-openai-chat-model-options.js";
+import { BedrockChatModel } from "./adapters/bedrock/index.js";
+import type { BedrockChatModelOptions } from "./adapters/bedrock/bedrock-chat-model-options.js";
+import { OllamaChatModel } from "./adapters/ollama/index.js";
+import type { OllamaChatModelOptions } from "./adapters/ollama/ollama-chat-model-options.js";
+import { OpenAIChatModel } from "./adapters/openai/index.js";
+import type { OpenAIChatModelOptions } from "./adapters/openai/openai-chat-model-options.js";
 import type { ChatModel } from "./core/chat-model.js";
 import { ScriptedChatModel, type ScriptedChatModelOptions } from "./testing/scripted-chat-model.js";
 
