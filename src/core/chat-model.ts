@@ -13,7 +13,7 @@ import type {
   StructureInput,
 } from "./input.js";
 import type { ToolCall } from "./messages.js";
-import type { ChatModelOutput, ProviderOutput } from "./output.js";
+import type { ChatModelOutput, ProviderOutput, ToolChoiceRung } from "./output.js";
 import type { AnyTool, ToolCallOf } from "./tool.js";
 import type { ModelCalls } from "./pipeline/model-calls.js";
 import type { ResolvedRetryOptions } from "./retry/retry-options.js";
@@ -213,6 +213,14 @@ export abstract class ChatModel {
     return copy;
   }
 
+  /**
+   * For adapters: why this model's profile sent a call down a fallback rung, with the fix (a
+   * `fallback` event's reason ends with it). @default none
+   */
+  protected fallbackNote(_rung: ToolChoiceRung): string | undefined {
+    return undefined;
+  }
+
   protected abstract _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
   protected abstract _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
 
@@ -247,6 +255,7 @@ export abstract class ChatModel {
       endpoint: () => this.endpoint,
       emitter: this.madeEmitter ?? noListeners,
       emit: (event, payload) => this.emit(event, payload),
+      fallbackNote: (rung) => this.fallbackNote(rung),
     }));
   }
 

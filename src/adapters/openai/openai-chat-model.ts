@@ -3,7 +3,7 @@ import { ChatModel } from "../../core/chat-model.js";
 import type { ChatModelOptions } from "../../core/chat-model-options.js";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
-import type { ProviderOutput } from "../../core/output.js";
+import type { ProviderOutput, ToolChoiceRung } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
@@ -39,6 +39,8 @@ export class OpenAIChatModel extends ChatModel {
   /** Whether tool-call turns carry their reasoning back as `reasoning_content` (see the option). */
   readonly sendReasoningContent: boolean;
   private connectionCache: OpenAIConnection | undefined;
+  /** The custom baseURL whose default profile left `"required"` out (not when `toolChoiceSupport` was given). */
+  private readonly requiredDroppedFor: string | undefined;
 
   constructor(modelId: string, options: OpenAIChatModelOptions = {}) {
     const { apiKey, baseURL, organization, headers, client, maxTokensField, sendReasoningContent, ...rest } = options;
@@ -56,6 +58,20 @@ export class OpenAIChatModel extends ChatModel {
     this.client = sdk;
     this.maxTokensField = maxTokensField ?? (isGateway ? "max_tokens" : "max_completion_tokens");
     this.sendReasoningContent = sendReasoningContent ?? isGateway;
+    this.requiredDroppedFor = isGateway && rest.toolChoiceSupport === undefined ? trimSlash(sdk.baseURL) : undefined;
+  }
+
+  /** A forced call on a custom baseURL went down the ladder because the profile dropped `"required"`: say so, and how to keep it. */
+  protected override fallbackNote(rung: ToolChoiceRung): string | undefined {
+    const baseURL = this.requiredDroppedFor;
+    if (baseURL === undefined || this.toolChoiceSupport.has("required")) return undefined;
+    if (rung !== "response-format" && rung !== "prompt") return undefined;
+    const support = JSON.stringify([...this.toolChoiceSupport, "required"]);
+    return (
+      `The cause: the custom baseURL ${baseURL} is not OpenAI's, and many OpenAI-compatible servers refuse tool_choice 'required', ` +
+      "so keelson does not send it there. If this server honours it, say so with toolChoiceSupport: " +
+      `new ${this.constructor.name}(${JSON.stringify(this.modelId)}, { baseURL: ${JSON.stringify(baseURL)}, toolChoiceSupport: ${support} })`
+    );
   }
 
   protected override get endpoint(): string {
