@@ -16,7 +16,6 @@ export default defineConfig({
   sourcemap: true,
   splitting: true,
   treeshake: true,
-  minifyWhitespace: true,
   target: "node20",
   // Every entry gets the root module injected, so every entry reaches the same files and the
   // build emits one shared chunk instead of one per set of entries that use a file: importing

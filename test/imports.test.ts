@@ -25,7 +25,10 @@ describe("package entry points", () => {
     expect(packages).toContain("node"); // node: builtins (node:module for lazyRequire) are seen
     expect(packages).toContain("p-retry"); // through a dynamic import()
     expect([...files].some((file) => file.endsWith("run-adapter-conformance.ts"))).toBe(true);
-    expect(importGraph("src/otel/index.ts").packages).toContain("@opentelemetry/api");
+    // keelson/otel loads @opentelemetry/api through lazyRequire (a missing one is a MissingDependencyError), so the scan sees its module.
+    expect([...importGraph("src/otel/index.ts").files].some((file) => file.endsWith("instrument-chat-model.ts"))).toBe(
+      true,
+    );
   });
 });
 
