@@ -101,7 +101,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   );
   return {
     rows: reportRows,
-    recommendations: recommendProfiles(reportRows, profiles),
+    recommendations: recommendProfiles(reportRows, profiles, { replay: options.replay !== undefined }),
     stopped: done < jobs.length,
     planned: jobs.length,
     measured: done,
