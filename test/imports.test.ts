@@ -14,6 +14,22 @@ describe("package entry points", () => {
     expect(packages).not.toContain("jest");
   });
 
+  it.each(["src/index.ts", "src/testing/index.ts"])(
+    "%s should load nothing of keelson/eval (nor its chart and progress-bar libraries)",
+    (entry) => {
+      const { files, packages } = importGraph(entry);
+      expect([...files].filter((file) => file.includes("/src/eval/"))).toEqual([]);
+      expect(packages).not.toContain("echarts");
+      expect(packages).not.toContain("cli-progress");
+    },
+  );
+
+  it("keelson/eval should reach its chart and progress-bar libraries (the scan sees them)", () => {
+    const { packages } = importGraph("src/eval/index.ts");
+    expect(packages).toContain("echarts");
+    expect(packages).toContain("cli-progress");
+  });
+
   it("should name no root export like a global (the build injects the root into every entry, standing its exports in for free globals)", async () => {
     const rootExports = Object.keys(await import("../src/index.js"));
     expect(rootExports).toContain("ChatModel");
