@@ -52,7 +52,7 @@ describe.skipIf(!haveChromium)("the HTML report in headless Chromium", () => {
           const svg = figure.querySelector("svg");
           const box = svg?.getBoundingClientRect();
           const shapes = [...(svg?.querySelectorAll("path, rect") ?? [])].filter((shape) => {
-            const size = (shape as SVGGraphicsElement).getBBox();
+            const size = (shape as unknown as { getBBox(): { width: number; height: number } }).getBBox();
             return size.width > 0 && size.height > 0;
           });
           return {
