@@ -215,3 +215,70 @@ describe("keelson eval", () => {
     }
   });
 });
+
+describe("keelson eval on a terminal", () => {
+  it("should draw a progress bar instead of one line per run", async () => {
+    const written: string[] = [];
+    const tty = Object.assign(
+      new Writable({
+        write(chunk, _encoding, done) {
+          written.push(String(chunk));
+          done();
+        },
+      }),
+      { isTTY: true, columns: 120, cursorTo: () => true, clearLine: () => true, moveCursor: () => true },
+    );
+    const stdout = capture();
+    const code = await runKeelsonCommand(
+      ["eval", "-m", "ollama:qwen3:8b", "-c", suite, "--replay", cassettes, "-p", "native"],
+      { stdout: stdout.stream, stderr: tty },
+    );
+    expect(code).toBe(0);
+    const text = written.join("");
+    expect(text).toMatch(/12\/12 runs \| ollama:qwen3:8b native 12-structured-answer/);
+    expect(text).not.toMatch(/^\[\d+\/12\]/m);
+  });
+});
+
+describe("keelson eval as a process", () => {
+  it("should stop on SIGINT, print and write the partial report, and exit 130", async () => {
+    const { spawn } = await import("node:child_process");
+    const json = join(dir, "interrupted.json");
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "examples/eval/keelson.ts",
+        "eval",
+        "--config",
+        config,
+        "--cases",
+        suite,
+        "-p",
+        "native",
+        "--json",
+        json,
+      ],
+      { env: { ...process.env, KEELSON_TEST_DELAY_MS: "150" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    child.stdout.on("data", (chunk) => (stdout += String(chunk)));
+    child.stderr.on("data", (chunk) => {
+      if (String(chunk).includes("[1/12]")) child.kill("SIGINT");
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+      child.on("close", (exit) => {
+        clearTimeout(timer);
+        resolve(exit);
+      });
+    });
+    expect(code).toBe(130);
+    expect(stdout).toMatch(/stopped: \d+ of 12 runs measured/);
+    const report = JSON.parse(readFileSync(json, "utf8"));
+    expect(report.stopped).toBe(true);
+    expect(report.measured).toBeGreaterThanOrEqual(1);
+    expect(report.measured).toBeLessThan(12);
+  }, 40_000);
+});
