@@ -28,7 +28,7 @@ export function resolveProfiles(profiles: readonly (string | EvalProfile)[] | un
       if (typeof profile?.name !== "string" || profile.name === "" || typeof profile.options !== "object") {
         throw new TypeError("A custom profile is { name, options } with the constructor options that select it.");
       }
-      return { name: profile.name, options: structuredClone(profile.options) };
+      return { name: profile.name, options: copyOptions(profile.options) };
     }
     const builtin = (builtinProfiles as Record<string, EvalProfile>)[profile];
     if (!Object.prototype.hasOwnProperty.call(builtinProfiles, profile) || builtin === undefined) {
@@ -36,10 +36,17 @@ export function resolveProfiles(profiles: readonly (string | EvalProfile)[] | un
         `Unknown profile '${profile}': use ${Object.keys(builtinProfiles).join(", ")}, or a custom { name, options }.`,
       );
     }
-    return { name: builtin.name, options: structuredClone(builtin.options) as EvalProfile["options"] };
+    return { name: builtin.name, options: copyOptions(builtin.options as EvalProfile["options"]) };
   });
   const names = resolved.map((profile) => profile.name);
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
   if (repeated !== undefined) throw new TypeError(`Profile '${repeated}' is named twice.`);
   return resolved;
+}
+
+/** A copy of a profile's options of its own (a cache or other instance in them is kept as it is, not cloned). */
+export function copyOptions(options: EvalProfile["options"]): EvalProfile["options"] {
+  const copy = { ...options };
+  if (options.toolChoiceSupport !== undefined) copy.toolChoiceSupport = [...options.toolChoiceSupport];
+  return copy;
 }

@@ -1,4 +1,4 @@
-import type { EvalProfile } from "./eval-profile.js";
+import { copyOptions, type EvalProfile } from "./eval-profile.js";
 import type { EvalRecommendation, EvalRow } from "./eval-report.js";
 
 /**
@@ -28,7 +28,7 @@ export function recommendProfiles(
   return [...best.values()].map((row) => ({
     model: row.model,
     profile: row.profile,
-    options: structuredClone(profiles.find((profile) => profile.name === row.profile)?.options ?? {}),
+    options: copyOptions(profiles.find((profile) => profile.name === row.profile)?.options ?? {}),
     successRate: row.successRate,
     p95LatencyMs: row.latencyMs.p95,
   }));
