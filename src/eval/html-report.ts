@@ -1,7 +1,14 @@
 import type { EvalCaseResult, EvalReport, EvalRow } from "./eval-report.js";
+import { lazyRequire } from "../internal/lazy-require.js";
 import { formatTable } from "./format-table.js";
 
 type ECharts = typeof import("echarts");
+
+/**
+ * ECharts through `require`: its CommonJS build is one bundled file, which loads in a fifth of the
+ * time of its ES module tree (0.5 s against 2.7 s on a loaded 2-core machine).
+ */
+const loadECharts = lazyRequire<ECharts>("echarts", "drawing the charts of the HTML eval report");
 
 const escapeHTML = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
@@ -14,7 +21,7 @@ const labelOf = (row: EvalRow) => `${row.model.providerId}:${row.model.modelId} 
  * then the table and every failing case with its messages.
  */
 export async function renderHTMLReport(report: EvalReport, options: { title?: string } = {}): Promise<string> {
-  const echarts = await import("echarts");
+  const echarts = loadECharts();
   const title = options.title ?? "keelson eval";
   const labels = report.rows.map(labelOf);
   const height = Math.max(260, 60 + labels.length * 36);
