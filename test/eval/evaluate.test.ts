@@ -99,8 +99,8 @@ describe("evaluate", () => {
       firstTrySuccessRate: 1,
       attempts: 1,
       failures: [],
-      // chat is "auto": on an empty support set its tools go out without tool_choice (emulated)
-      rungs: { "response-format": 2, emulated: 1 },
+      // chat is "auto": on an empty support set its tools go out without tool_choice, which is auto everywhere (native)
+      rungs: { "response-format": 2, native: 1 },
     });
     const prompt = rowOf(report.rows, "prompt");
     expect(prompt).toMatchObject({
@@ -108,7 +108,7 @@ describe("evaluate", () => {
       successRate: 1,
       firstTrySuccessRate: 0.667,
       attempts: 1.333, // time took two requests
-      rungs: { prompt: 2, emulated: 1 },
+      rungs: { prompt: 2, native: 1 },
       failures: [],
     });
     expect(prompt.repairsPerCase["json-repaired"]).toBe(0.333);
