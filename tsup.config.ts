@@ -9,6 +9,7 @@ export default defineConfig({
     "adapters/ollama/index": "src/adapters/ollama/index.ts",
     "adapters/bedrock/index": "src/adapters/bedrock/index.ts",
     "otel/index": "src/otel/index.ts",
+    "eval/index": "src/eval/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
@@ -25,5 +26,14 @@ export default defineConfig({
   esbuildOptions(options) {
     options.inject = ["src/index.ts"];
   },
-  external: ["openai", "ollama", "@aws-sdk/client-bedrock-runtime", "zod", "vitest", "@opentelemetry/api"],
+  external: [
+    "openai",
+    "ollama",
+    "@aws-sdk/client-bedrock-runtime",
+    "zod",
+    "vitest",
+    "@opentelemetry/api",
+    "echarts",
+    "cli-progress",
+  ],
 });
