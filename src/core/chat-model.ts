@@ -15,7 +15,12 @@ import type {
   RunContext,
   StructureInput,
 } from "./input.js";
-import type { ChatModelOutput, ProviderOutput } from "./output.js";
+import type { ToolCall } from "./messages.js";
+import type { ChatModelOutput, ProviderOutput, ToolChoiceRung } from "./output.js";
+import type { AnyTool, ToolCallOf } from "./tool.js";
+import type { ParameterName } from "./parameters/parameter-name.js";
+import { toParameterSet } from "./parameters/parameter-name.js";
+import { dropUnsupportedParameters, droppedParameterMessage } from "./parameters/drop-unsupported-parameters.js";
 import type { ResolvedRetryOptions } from "./retry/retry-options.js";
 import { resolveRetryOptions } from "./retry/retry-options.js";
 import type { SchemaInput } from "./schema/schema-input.js";
@@ -54,6 +59,9 @@ export abstract class ChatModel {
   cache: ChatModelCache;
   cacheTtlMs: number | undefined;
   parameters: ChatModelParameters | undefined;
+  /** The parameters this provider and model have no field for: dropped with a warning, or refused (`strictParameters`). */
+  unsupportedParameters: Set<ParameterName>;
+  strictParameters: boolean;
   readonly retry: ResolvedRetryOptions;
   /**
    * For adapters: set true when this adapter never hands a call's signal to `AbortSignal.any`.
@@ -95,6 +103,11 @@ export abstract class ChatModel {
     this.cache = options.cache ?? new NullCache();
     this.cacheTtlMs = options.cacheTtlMs;
     this.parameters = options.parameters;
+    this.unsupportedParameters = toParameterSet(
+      options.unsupportedParameters ?? profile.unsupportedParameters,
+      "unsupportedParameters",
+    );
+    this.strictParameters = options.strictParameters ?? false;
     this.retry = resolveRetryOptions(options.retry);
   }
 
@@ -116,8 +129,21 @@ export abstract class ChatModel {
     return emitter;
   }
 
+  /**
+   * One reply. Given typed tools (from `defineTool`), `output.toolCalls` is a union discriminated
+   * by `name`, each call's `args` typed from its tool's schema.
+   */
+  create<Tools extends readonly AnyTool[] = readonly AnyTool[]>(
+    input: ChatModelInput<Tools>,
+  ): Promise<ChatModelOutput<ToolCallOf<Tools[number]>>> {
+    // The pipeline validated each call against its tool's schema: the calls are of the tools given.
+    return this.createOutput(input) as Promise<ChatModelOutput<ToolCall<string, unknown>>> as Promise<
+      ChatModelOutput<ToolCallOf<Tools[number]>>
+    >;
+  }
+
   /** One reply: the call prepared, answered from the cache or run (runCall), its events emitted. */
-  async create(input: ChatModelInput): Promise<ChatModelOutput> {
+  private async createOutput(input: ChatModelInput): Promise<ChatModelOutput> {
     const callId = ++callCount;
     this.emit("start", { input, callId });
     const linked = callSignal(input?.signal, input?.timeout, false, this.plainCallsShareInertSignal);
@@ -153,8 +179,12 @@ export abstract class ChatModel {
    * chunk means keelson re-asked the model for an unusable reply and what came before is void.
    * An abort (the `signal`, the `timeout`) rejects with the platform `AbortError` / `TimeoutError`.
    */
-  createStream(input: ChatModelInput): ChatModelStream {
-    return new ChatModelStream((closed) => this.streamCall(input, closed));
+  createStream<Tools extends readonly AnyTool[] = readonly AnyTool[]>(
+    input: ChatModelInput<Tools>,
+  ): ChatModelStream<ToolCallOf<Tools[number]>> {
+    return new ChatModelStream((closed) => this.streamCall(input, closed)) as ChatModelStream<
+      ToolCallOf<Tools[number]>
+    >;
   }
 
   /** A structured object matching `schema`, parsed and validated (re-asked on a mismatch). */
@@ -181,6 +211,7 @@ export abstract class ChatModel {
     const copy = Object.create(Object.getPrototypeOf(this) as object, Object.getOwnPropertyDescriptors(this)) as this;
     Object.assign(copy, {
       toolChoiceSupport: new Set(this.toolChoiceSupport),
+      unsupportedParameters: new Set(this.unsupportedParameters),
       parameters: this.parameters === undefined ? undefined : structuredClone(this.parameters),
       retry: { ...this.retry },
       madeEmitter: undefined,
@@ -188,6 +219,14 @@ export abstract class ChatModel {
       cacheLayer: undefined,
     });
     return copy;
+  }
+
+  /**
+   * For adapters: why this model's profile sent a call down a fallback rung, with the fix (a
+   * `fallback` event's reason ends with it). @default none
+   */
+  protected fallbackNote(_rung: ToolChoiceRung): string | undefined {
+    return undefined;
   }
 
   protected abstract _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
@@ -269,6 +308,7 @@ export abstract class ChatModel {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the bridge reads the model's fields at each use
     const model = this;
     const modelClass = this.constructor.name;
+    const warnedParameters = new Set<ParameterName>();
     return (this.callBridge = {
       settings: model,
       get emitter() {
@@ -288,8 +328,18 @@ export abstract class ChatModel {
       },
       prepare: (input, callId) => {
         const call = prepareCall(input, callId, model, modelClass);
-        if (call.plan.rung !== "native" && call.plan.reason)
-          model.emit("fallback", { input, callId, rung: call.plan.rung, reason: call.plan.reason });
+        for (const name of dropUnsupportedParameters(call.parameters, model)) {
+          // One warning per model and parameter.
+          if (warnedParameters.has(name)) continue;
+          warnedParameters.add(name);
+          const message = droppedParameterMessage(model, name);
+          model.emit("warning", { input, callId, code: "unsupported-parameter", message });
+        }
+        if (call.plan.rung !== "native" && call.plan.reason) {
+          const note = model.fallbackNote(call.plan.rung);
+          const reason = note ? `${call.plan.reason}. ${note}` : call.plan.reason;
+          model.emit("fallback", { input, callId, rung: call.plan.rung, reason });
+        }
         return call;
       },
       request: (input, context) => model._create(input, context),

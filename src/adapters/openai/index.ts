@@ -2,7 +2,8 @@
  * `OpenAIChatModel`: OpenAI's chat completions API, or any OpenAI-compatible endpoint.
  * @module keelson/openai
  */
-export { OpenAIChatModel, type OpenAIChatModelOptions } from "./openai-chat-model.js";
+export { OpenAIChatModel } from "./openai-chat-model.js";
+export type { OpenAIChatModelOptions, OpenAIClientLike } from "./openai-chat-model-options.js";
 export type { MaxTokensField } from "./to-openai-request.js";
 export {
   convertToOpenAIMessages,

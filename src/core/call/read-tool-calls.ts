@@ -6,6 +6,7 @@ import type { ProviderToolCall, Repair, RepairKind } from "../output.js";
 import { takesText } from "../schema/takes-text.js";
 import { dropNullOptionals } from "../tool-choice/drop-null-optionals.js";
 import { readToolUnion } from "../tool-choice/read-tool-union.js";
+import { matchToolName } from "../tool-calls/match-tool-name.js";
 import { parseToolArguments } from "../tool-calls/parse-tool-arguments.js";
 import { recoverTextToolCalls } from "../tool-calls/recover-text-tool-calls.js";
 import { recordSchemaInput } from "./kept-schema-inputs.js";
@@ -18,8 +19,11 @@ export function finalizeToolCall(
   repairs: Repair[],
   cutOff: boolean,
 ): ToolCall {
-  const entry = rules.validators.get(call.name);
-  if (entry === undefined) throw unknownTool(call, rules);
+  let entry = rules.validators.get(call.name);
+  if (entry === undefined) {
+    call = repairedName(call, rules, repairs);
+    entry = rules.validators.get(call.name)!;
+  }
   const parsed = parseToolArguments(call.args, rules.fixInvalidToolCalls);
   if (!parsed.ok)
     throw toolCallError(rules, "invalid-args", `tool '${call.name}': ${parsed.problem}`, String(call.args), call.name);
@@ -40,13 +44,29 @@ export function finalizeToolCall(
   return toolCall;
 }
 
-function unknownTool(call: ProviderToolCall, rules: OutputRules): ToolCallError {
+/** The call with the name of the one tool it can mean (`Get_Weather` for `get_weather`), listed as a repair; else the unknown-tool error. */
+function repairedName(call: ProviderToolCall, rules: OutputRules, repairs: Repair[]): ProviderToolCall {
+  const match = matchToolName(call.name, rules.validators.keys());
+  if (match === undefined || !("name" in match) || !rules.fixInvalidToolCalls)
+    throw unknownTool(call, rules, match && "candidates" in match ? match.candidates : undefined);
+  repairs.push({
+    kind: "tool-name",
+    detail: `read the call to '${call.name}' as '${match.name}'`,
+    toolName: match.name,
+  });
+  return { ...call, name: match.name };
+}
+
+function unknownTool(call: ProviderToolCall, rules: OutputRules, candidates?: string[]): ToolCallError {
   // The tools this reply may call (the forced one alone, none under "none"), not every tool of the call.
   const known = rules.plan.allowedTools.map((tool) => tool.name);
+  const which = candidates
+    ? ` It could be ${candidates.map((name) => `'${name}'`).join(" or ")}: name one exactly.`
+    : "";
   return toolCallError(
     rules,
     "unknown-tool",
-    `there is no tool named ${JSON.stringify(call.name)}. ${known.length ? `Available tools: ${known.join(", ")}.` : "No tools are available for this reply."}`,
+    `there is no tool named ${JSON.stringify(call.name)}.${which} ${known.length ? `Available tools: ${known.join(", ")}.` : "No tools are available for this reply."}`,
     JSON.stringify({ name: call.name, arguments: call.args }),
     call.name,
   );
@@ -117,7 +137,7 @@ export function recoverFromText(
   const recover = (complete: boolean) =>
     recoverTextToolCalls(
       text,
-      (name) => rules.validators.has(name),
+      (name) => matchToolName(name, rules.validators.keys()) !== undefined,
       (name, parameter) => takesText(rules.validators.get(name)?.tool.parameters, parameter),
       complete,
     ).filter((call) => argumentsAreValid(call, rules));
@@ -126,7 +146,7 @@ export function recoverFromText(
   if (usable.length === 0 && cutOff && recover(false).length > 0) throw cutOffCall(rules, text, "the tool call");
   if (usable.length === 0) return undefined;
   repairs.push({ kind: "text-tool-call", detail: `recovered ${usable.length} tool call(s) written as text` });
-  const tag = text.indexOf("<tool_call>");
+  const tag = text.search(/<tool_call>|\[TOOL_CALLS\]/);
   return { calls: usable, text: tag === -1 ? "" : text.slice(0, tag).trim() };
 }
 
@@ -136,9 +156,12 @@ export function shouldRecover(rules: OutputRules): boolean {
   return mode === "required" || mode === "single" || (mode === "auto" && rules.recoverTextToolCallsOnAuto);
 }
 
+/** A call to a name that could be two tools is kept: finalizing it re-asks with the candidates named, never guessing. */
 function argumentsAreValid(call: ProviderToolCall, rules: OutputRules): boolean {
+  const match = matchToolName(call.name, rules.validators.keys());
+  if (match === undefined || !("name" in match)) return match !== undefined;
   const parsed = parseToolArguments(call.args);
-  return parsed.ok && rules.validators.get(call.name)!.validate(parsed.args).success;
+  return parsed.ok && rules.validators.get(match.name)!.validate(parsed.args).success;
 }
 
 /**
