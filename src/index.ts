@@ -38,6 +38,7 @@ export { messageText, messageToolCalls } from "./core/messages.js";
 export type {
   ChatModelOutput,
   ChatModelOutputMeta,
+  ModelRef,
   FinishReason,
   ToolChoiceRung,
   Repair,
@@ -61,4 +62,6 @@ export { NullCache } from "./core/cache/null-cache.js";
 export { MemoryCache, type MemoryCacheOptions } from "./core/cache/memory-cache.js";
 export { KeyvCache, type KeyvLike } from "./core/cache/keyv-cache.js";
 export * from "./core/errors/index.js";
+export { withFallbacks, type WithFallbacksOptions } from "./fleet/with-fallbacks.js";
+export { FallbackChatModel } from "./fleet/fallback-chat-model.js";
 export { createChatModel, type ProviderName, type ChatModelOptionsByProvider } from "./create-chat-model.js";

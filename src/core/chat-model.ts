@@ -37,6 +37,11 @@ const callPipeline = new LazyModule<typeof import("./pipeline/model-calls.js")>(
 /** The calls made so far in this process, by every model: the last call's `callId`. */
 let callCount = 0;
 
+/** A new call's `callId` (for a model that runs its calls itself, as `withFallbacks`'s does). */
+export function nextCallId(): number {
+  return ++callCount;
+}
+
 /**
  * One chat-model interface for every provider. The base class owns the pipeline — input
  * normalisation, the tool_choice ladder, cache, retries, repair, validation and events — once;
@@ -234,7 +239,8 @@ export abstract class ChatModel {
     }));
   }
 
-  private emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
+  /** Emits an event when it has a listener (nothing is built for an event nobody listens to). */
+  protected emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
     const emitter = this.madeEmitter;
     if (!emitter?.listening[event]) return;
     (emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
