@@ -64,4 +64,5 @@ export { KeyvCache, type KeyvLike } from "./core/cache/keyv-cache.js";
 export * from "./core/errors/index.js";
 export { withFallbacks, type WithFallbacksOptions } from "./fleet/with-fallbacks.js";
 export { FallbackChatModel } from "./fleet/fallback-chat-model.js";
+export type { RateLimitOptions, RateLimitStore } from "./fleet/rate-limit-options.js";
 export { createChatModel, type ProviderName, type ChatModelOptionsByProvider } from "./create-chat-model.js";

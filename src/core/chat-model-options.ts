@@ -2,6 +2,7 @@ import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import type { ChatModelParameters } from "./input.js";
 import type { RetryOptions } from "./retry/retry-options.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
+import type { RateLimitOptions } from "../fleet/rate-limit-options.js";
 
 /** Options every model takes; each adapter adds its own. */
 export interface ChatModelOptions {
@@ -46,6 +47,12 @@ export interface ChatModelOptions {
   cacheTtlMs?: number;
   /** Default parameters of every call; a call's own parameters win. @default none (the provider's own defaults) */
   parameters?: ChatModelParameters;
+  /**
+   * Holds each request before it is sent until the budget of this endpoint and model allows it
+   * (abortable while held, and counted in the call's `timeout`); with a Redis client as `store`,
+   * every process shares the budget. @default none (no limit)
+   */
+  rateLimit?: RateLimitOptions;
 }
 
 /** What an adapter declares about its provider; constructor options override each field. */

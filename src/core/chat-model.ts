@@ -24,6 +24,8 @@ import { deferredChunks } from "./stream/deferred-chunks.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
 import { LazyModule } from "../internal/lazy-import.js";
+import { checkRateLimitOptions, type RateLimitOptions } from "../fleet/rate-limit-options.js";
+import { rateLimitedRequests, type ModelRequests } from "../fleet/rate-limited-requests.js";
 
 /**
  * The call pipeline (ModelCalls and all it runs) loads on the first call a process makes, then is
@@ -70,6 +72,8 @@ export abstract class ChatModel {
   cacheTtlMs: number | undefined;
   parameters: ChatModelParameters | undefined;
   readonly retry: ResolvedRetryOptions;
+  /** The budget its requests are held to, if any (`rateLimit` option). */
+  readonly rateLimit: RateLimitOptions | undefined;
   /**
    * For adapters: set true when this adapter never hands a call's signal to `AbortSignal.any`.
    * A call nothing can end early (no signal, no timeout, not a stream) then gets one shared signal
@@ -108,6 +112,8 @@ export abstract class ChatModel {
     this.cacheTtlMs = options.cacheTtlMs;
     this.parameters = options.parameters;
     this.retry = resolveRetryOptions(options.retry);
+    if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
+    this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
   }
 
   /** Where this model's requests go (base URL, host, region, deployment); part of the cache key. */
@@ -231,12 +237,27 @@ export abstract class ChatModel {
   /** This model's calls, made on its first call. */
   private modelCalls(pipeline: typeof import("./pipeline/model-calls.js")): ModelCalls {
     return (this.callsCache ??= new pipeline.ModelCalls(this, {
-      request: (input, context) => this._create(input, context),
-      requestStream: (input, context) => this._createStream(input, context),
+      ...this.requests(),
       endpoint: () => this.endpoint,
       emitter: this.madeEmitter ?? noListeners,
       emit: (event, payload) => this.emit(event, payload),
     }));
+  }
+
+  /**
+   * The requests to the adapter: each one held to the model's rate limit, when it has one, before
+   * it is sent (every attempt, retries included), and settled once it is answered.
+   */
+  private requests(): ModelRequests {
+    const requests: ModelRequests = {
+      request: (input, context) => this._create(input, context),
+      requestStream: (input, context) => this._createStream(input, context),
+    };
+    if (this.rateLimit === undefined) return requests;
+    const model = { providerId: this.providerId, modelId: this.modelId, endpoint: this.endpoint };
+    return rateLimitedRequests(this.rateLimit, model, requests, (message, { call }) => {
+      if (call) this.emit("warning", { input: call.input, callId: call.callId, code: "rate-limit-store", message });
+    });
   }
 
   /** Emits an event when it has a listener (nothing is built for an event nobody listens to). */
