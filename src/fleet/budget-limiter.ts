@@ -143,12 +143,12 @@ export class BudgetLimiter implements CallLimiter {
           difference > 0 ? limiter.penalty(this.#key, difference) : limiter.reward(this.#key, -difference),
         ).catch(() => undefined);
       },
-      fail: (error: unknown) => {
+      fail: async (error: unknown) => {
         if (!end()) return;
         if (!ProviderError.isInstance(error) || error.reason !== "rate-limit" || !(error.retryAfterMs! > 0)) return;
         // Whole seconds, as the store keeps them; at least one (a zero block would never expire).
         const seconds = Math.max(1, Math.ceil(error.retryAfterMs! / 1000));
-        this.#run(this.#pause, warn, (limiter) => limiter.block(this.#key, seconds)).catch(() => undefined);
+        await this.#run(this.#pause, warn, (limiter) => limiter.block(this.#key, seconds)).catch(() => undefined);
       },
     };
   }

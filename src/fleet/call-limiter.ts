@@ -14,6 +14,9 @@ export interface CallLimiter {
 export interface CallPermit {
   /** The request was answered: its tokens settled from the reported usage (the estimate kept without one). */
   settle(usage: Partial<Usage> | undefined): void;
-  /** The request failed: a rate limit with `Retry-After` pauses the (shared) budget for that long. */
-  fail(error: unknown): void;
+  /**
+   * The request failed: a rate limit with `Retry-After` pauses the (shared) budget for that long.
+   * Resolves once the pause is recorded (never rejects), so the caller's next request sees it.
+   */
+  fail(error: unknown): Promise<void>;
 }

@@ -50,7 +50,7 @@ export function rateLimitedRequests(
         permit.settle(output.usage);
         return output;
       } catch (error) {
-        permit.fail(error);
+        await permit.fail(error);
         throw error;
       }
     },
@@ -65,7 +65,7 @@ export function rateLimitedRequests(
         }
       } catch (error) {
         failed = true;
-        permit.fail(error);
+        await permit.fail(error);
         throw error;
       } finally {
         // Ended, or left by its reader: either way the request is no longer in flight.
