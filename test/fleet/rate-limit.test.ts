@@ -1,3 +1,4 @@
+import { createClient } from "@redis/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OpenAIChatModel } from "../../src/adapters/openai/index.js";
 import type { ChatModelInput, RateLimitOptions, WarningEvent } from "../../src/index.js";
@@ -180,6 +181,16 @@ describe("rateLimit", () => {
     ]);
     // Still 1 a second, in this process.
     expect(arrivals[1]!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(900);
+  });
+
+  it("should go on with one warning when the Redis client is not connected", async () => {
+    const store = createClient({ url: "redis://127.0.0.1:1" }); // never connected: not ready
+    const model = limitedModel({ requestsPerMinute: 600, store });
+    const warnings: WarningEvent[] = [];
+    model.emitter.on("warning", (event) => warnings.push(event));
+    for (let index = 0; index < 3; index++) expect((await model.create(ask)).text).toBe("OK.");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toContain("Redis connection is not ready");
   });
 
   it("should refuse bad options with a TypeError naming the option", () => {
