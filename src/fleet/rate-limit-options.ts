@@ -47,6 +47,15 @@ export function checkRateLimitOptions(options: RateLimitOptions): void {
       `rateLimit.windowMs must be a whole number of seconds in milliseconds (1000, 2000, …), got ${String(windowMs)}.`,
     );
   }
+  for (const name of ["requestsPerMinute", "tokensPerMinute"] as const) {
+    const value = options[name];
+    // A window shorter than one request of the budget would let more through than it asks for.
+    if (value !== undefined && (value * (windowMs ?? 60_000)) / 60_000 < 1) {
+      throw new TypeError(
+        `rateLimit.windowMs (${String(windowMs)}) is too short for ${name}: ${value}: a window must allow at least one; use a longer windowMs.`,
+      );
+    }
+  }
   if (storeTimeoutMs !== undefined && !(typeof storeTimeoutMs === "number" && storeTimeoutMs > 0)) {
     throw new TypeError(
       `rateLimit.storeTimeoutMs must be a positive number of milliseconds, got ${String(storeTimeoutMs)}.`,

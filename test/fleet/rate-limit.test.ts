@@ -79,14 +79,27 @@ function shortestSpan(n: number): number {
 
 describe("rateLimit", () => {
   describe.each(callModes)("through %s", (mode) => {
-    it("should let a window's budget through at once and hold the rest for the next window", async () => {
+    it("should let a window's budget through at once and hold the next call", async () => {
+      // 2 a minute: the third call waits for a window that does not pass within its timeout.
+      const model = limitedModel({ requestsPerMinute: 2 });
+      const results = await Promise.all(
+        Array.from({ length: 3 }, () => settleCall(model, { ...ask, timeout: 600 }, mode)),
+      );
+      expect(results.map((result) => result.output?.text ?? result.error?.name).sort()).toEqual([
+        "OK.",
+        "OK.",
+        "TimeoutError",
+      ]);
+      expect(arrivals).toHaveLength(2);
+    });
+
+    it("should send the held calls once the window has passed", async () => {
       const model = limitedModel({ requestsPerMinute: 120, windowMs: 1000 }); // 2 a second
-      const results = await Promise.all(Array.from({ length: 5 }, () => settleCall(model, ask, mode)));
-      expect(results.map((result) => result.output?.text)).toEqual(["OK.", "OK.", "OK.", "OK.", "OK."]);
-      expect(arrivals).toHaveLength(5);
-      // The first two went together; no three ever arrived within less than a window.
-      expect(arrivals[1]!.at - arrivals[0]!.at).toBeLessThan(500);
-      expect(shortestSpan(2)).toBeGreaterThanOrEqual(900);
+      const results = await Promise.all(Array.from({ length: 3 }, () => settleCall(model, ask, mode)));
+      expect(results.map((result) => result.output?.text)).toEqual(["OK.", "OK.", "OK."]);
+      expect(arrivals).toHaveLength(3);
+      // The third went in the next window (a generous bound: the first may reach the server late).
+      expect(shortestSpan(2)).toBeGreaterThanOrEqual(600);
     });
 
     it("should keep no more than maxConcurrent requests in flight", async () => {
@@ -120,25 +133,24 @@ describe("rateLimit", () => {
   });
 
   it("should settle the tokens from the reported usage: a small reply gives back what the estimate held", async () => {
-    // 100 tokens a second; each request is estimated at ~70 (its text and maxTokens 60), and reports 8.
-    const model = limitedModel({ tokensPerMinute: 6000, windowMs: 1000 });
-    const input = { ...ask, parameters: { maxTokens: 60 } };
+    // 100 tokens a minute; each request is estimated at ~70 (its text and maxTokens 60) and reports 8:
+    // unsettled, the second request would wait a minute, past its timeout.
+    const model = limitedModel({ tokensPerMinute: 100 });
+    const input = { ...ask, parameters: { maxTokens: 60 }, timeout: 3_000 };
     for (let index = 0; index < 4; index++) expect((await model.create(input)).text).toBe("OK.");
-    // Without settling, the second request would have waited for the next window.
-    expect(arrivals[3]!.at - arrivals[0]!.at).toBeLessThan(700);
+    expect(arrivals).toHaveLength(4);
   });
 
   it("should settle the tokens from the reported usage: a large reply holds the next request", async () => {
     const completion = JSON.parse(openAITextReply("OK.").create!.body as string) as { usage: object };
     completion.usage = { prompt_tokens: 300, completion_tokens: 200, total_tokens: 500 };
     reply = () => ({ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(completion) });
-    const model = limitedModel({ tokensPerMinute: 60_000, windowMs: 1000 }); // 1000 a second
+    const model = limitedModel({ tokensPerMinute: 1000 });
     await model.create(ask);
     await model.create(ask);
-    await model.create(ask);
-    // Two replies of 500 fill a window: the third waited for the next.
-    expect(arrivals).toHaveLength(3);
-    expect(arrivals[2]!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(900);
+    // Two replies of 500 filled the minute: the third waits past its timeout, unsent.
+    await expect(model.create({ ...ask, timeout: 300 })).rejects.toMatchObject({ name: "TimeoutError" });
+    expect(arrivals).toHaveLength(2);
   });
 
   it("should pause the budget for a 429's Retry-After", async () => {
@@ -180,7 +192,7 @@ describe("rateLimit", () => {
       expect.objectContaining({ code: "rate-limit-store", message: expect.stringContaining("rateLimit.store") }),
     ]);
     // Still 1 a second, in this process.
-    expect(arrivals[1]!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(900);
+    expect(arrivals[1]!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(600);
   });
 
   it("should go on with one warning when the Redis client is not connected", async () => {
@@ -198,6 +210,7 @@ describe("rateLimit", () => {
       /rateLimit.requestsPerMinute must be a positive integer/,
     );
     expect(() => limitedModel({ windowMs: 1500 })).toThrow(/rateLimit.windowMs/);
+    expect(() => limitedModel({ requestsPerMinute: 30, windowMs: 1000 })).toThrow(/too short for requestsPerMinute/);
     expect(() => limitedModel({ store: {} })).toThrow(/rateLimit.store must be a connected Redis client/);
   });
 });

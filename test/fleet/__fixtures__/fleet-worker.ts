@@ -1,11 +1,18 @@
 // One process of a fleet: a model rate-limited through the shared Redis, driven line by line on stdin.
-//   go N   sends N calls at once and prints {"results":[{"text"} | {"status","error"}]}
+//   go N   sends N calls at once (each with the timeout given) and prints
+//          {"results":[{"text"} | {"status","error"} | {"name"}]}
 //   quit   disconnects and exits
 import { createInterface } from "node:readline";
 import { createClient } from "@redis/client";
 import { OpenAIChatModel } from "../../../src/adapters/openai/index.js";
 
-const [redisUrl, baseURL, modelId, requestsPerMinute] = process.argv.slice(2) as [string, string, string, string];
+const [redisUrl, baseURL, modelId, requestsPerMinute, timeoutMs] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const store = createClient({ url: redisUrl });
 store.on("error", () => undefined);
 await store.connect();
@@ -16,9 +23,9 @@ await new OpenAIChatModel(modelId, { ...options, baseURL: `${baseURL}/warm` }).c
 });
 const model = new OpenAIChatModel(modelId, {
   ...options,
-  rateLimit: { requestsPerMinute: Number(requestsPerMinute), windowMs: 1000, store },
+  rateLimit: { requestsPerMinute: Number(requestsPerMinute), store },
 });
-const ask = { messages: [{ role: "user" as const, content: "Hello?" }], timeout: 10_000 };
+const ask = { messages: [{ role: "user" as const, content: "Hello?" }], timeout: Number(timeoutMs) };
 process.stdout.write("ready\n");
 
 for await (const line of createInterface({ input: process.stdin })) {
@@ -28,7 +35,8 @@ for await (const line of createInterface({ input: process.stdin })) {
     Array.from({ length: Number(count) }, () =>
       model.create(ask).then(
         (output) => ({ text: output.text }),
-        (error: Error & { statusCode?: number }) => ({ status: error.statusCode, error: error.message }),
+        (error: Error & { statusCode?: number }) =>
+          error.statusCode === undefined ? { name: error.name } : { status: error.statusCode, error: error.message },
       ),
     ),
   );
