@@ -28,6 +28,8 @@ import { deferredChunks } from "./stream/deferred-chunks.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
 import { LazyModule } from "../internal/lazy-import.js";
+import { checkRateLimitOptions, type RateLimitOptions } from "../fleet/rate-limit-options.js";
+import { rateLimitedRequests, type ModelRequests } from "../fleet/rate-limited-requests.js";
 
 /**
  * The call pipeline (ModelCalls and all it runs) loads on the first call a process makes, then is
@@ -40,6 +42,11 @@ const callPipeline = new LazyModule<typeof import("./pipeline/model-calls.js")>(
 
 /** The calls made so far in this process, by every model: the last call's `callId`. */
 let callCount = 0;
+
+/** A new call's `callId` (for a model that runs its calls itself, as `withFallbacks`'s does). */
+export function nextCallId(): number {
+  return ++callCount;
+}
 
 /**
  * One chat-model interface for every provider. The base class owns the pipeline — input
@@ -72,6 +79,8 @@ export abstract class ChatModel {
   unsupportedParameters: Set<ParameterName>;
   strictParameters: boolean;
   readonly retry: ResolvedRetryOptions;
+  /** The budget its requests are held to, if any (`rateLimit` option). */
+  readonly rateLimit: RateLimitOptions | undefined;
   /**
    * For adapters: set true when this adapter never hands a call's signal to `AbortSignal.any`.
    * A call nothing can end early (no signal, no timeout, not a stream) then gets one shared signal
@@ -115,6 +124,8 @@ export abstract class ChatModel {
     );
     this.strictParameters = options.strictParameters ?? false;
     this.retry = resolveRetryOptions(options.retry);
+    if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
+    this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
   }
 
   /** Where this model's requests go (base URL, host, region, deployment); part of the cache key. */
@@ -261,8 +272,7 @@ export abstract class ChatModel {
   /** This model's calls, made on its first call. */
   private modelCalls(pipeline: typeof import("./pipeline/model-calls.js")): ModelCalls {
     return (this.callsCache ??= new pipeline.ModelCalls(this, {
-      request: (input, context) => this._create(input, context),
-      requestStream: (input, context) => this._createStream(input, context),
+      ...this.requests(),
       endpoint: () => this.endpoint,
       emitter: this.madeEmitter ?? noListeners,
       emit: (event, payload) => this.emit(event, payload),
@@ -270,7 +280,24 @@ export abstract class ChatModel {
     }));
   }
 
-  private emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
+  /**
+   * The requests to the adapter: each one held to the model's rate limit, when it has one, before
+   * it is sent (every attempt, retries included), and settled once it is answered.
+   */
+  private requests(): ModelRequests {
+    const requests: ModelRequests = {
+      request: (input, context) => this._create(input, context),
+      requestStream: (input, context) => this._createStream(input, context),
+    };
+    if (this.rateLimit === undefined) return requests;
+    const model = { providerId: this.providerId, modelId: this.modelId, endpoint: this.endpoint };
+    return rateLimitedRequests(this.rateLimit, model, requests, (message, { call }) => {
+      if (call) this.emit("warning", { input: call.input, callId: call.callId, code: "rate-limit-store", message });
+    });
+  }
+
+  /** Emits an event when it has a listener (nothing is built for an event nobody listens to). */
+  protected emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
     const emitter = this.madeEmitter;
     if (!emitter?.listening[event]) return;
     (emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);

@@ -45,7 +45,7 @@ export async function requestWithRetry<T>(request: AttemptRequest<T>): Promise<T
 /** An attempt's request, sent once: the adapter's own promise. */
 function sendFirst<T>({ state, guidance, signal, send }: AttemptRequest<T>): Promise<T> {
   state.requests++;
-  return send(providerInput(state.call, guidance, signal), { signal, attempt: state.requests });
+  return send(providerInput(state.call, guidance, signal), { signal, attempt: state.requests, call: state.call });
 }
 
 /**

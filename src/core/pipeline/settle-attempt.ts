@@ -2,7 +2,7 @@ import type { ChatModelError } from "../errors/chat-model-error.js";
 import { EmptyResponseError } from "../errors/empty-response-error.js";
 import { StructuredOutputError } from "../errors/structured-output-error.js";
 import { ToolCallError } from "../errors/tool-call-error.js";
-import type { Attempt, ChatModelOutput, ProviderOutput, Repair } from "../output.js";
+import type { Attempt, ChatModelOutput, ModelRef, ProviderOutput, Repair } from "../output.js";
 import { emptyUsage, normalizeUsage } from "../usage.js";
 import type { Usage } from "../usage.js";
 import type { Message } from "../messages.js";
@@ -63,8 +63,13 @@ export function completeOutput(
   attempts: Attempt[],
 ): ChatModelOutput {
   if (attempts.length > 1) final.usage = sumUsage(attempts.map((attempt) => attempt.usage));
-  final.meta = { toolChoice: call.plan.rung, repairs, attempts, cacheHit: false };
+  final.meta = { toolChoice: call.plan.rung, repairs, attempts, cacheHit: false, model: modelOf(call) };
   return final as ChatModelOutput;
+}
+
+/** The model that answers a call, for `meta.model`. */
+export function modelOf(call: PreparedCall): ModelRef {
+  return { providerId: call.rules.providerId, modelId: call.rules.modelId };
 }
 
 export function sumUsage(usages: Usage[]): Usage {
