@@ -38,6 +38,7 @@ export { messageText, messageToolCalls } from "./core/messages.js";
 export type {
   ChatModelOutput,
   ChatModelOutputMeta,
+  ModelRef,
   FinishReason,
   ToolChoiceRung,
   Repair,
@@ -79,6 +80,9 @@ export {
   type ProviderName,
   type ChatModelOptionsByProvider,
 } from "./create-chat-model.js";
+export { withFallbacks, type WithFallbacksOptions } from "./fleet/with-fallbacks.js";
+export { FallbackChatModel } from "./fleet/fallback-chat-model.js";
+export type { RateLimitOptions, RateLimitStore } from "./fleet/rate-limit-options.js";
 export { runTools } from "./run-tools/run-tools.js";
 export { streamTools, ToolRunStream } from "./run-tools/stream-tools.js";
 export type {

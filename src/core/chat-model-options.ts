@@ -3,6 +3,7 @@ import type { ChatModelParameters } from "./input.js";
 import type { ParameterName } from "./parameters/parameter-name.js";
 import type { RetryOptions } from "./retry/retry-options.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
+import type { RateLimitOptions } from "../fleet/rate-limit-options.js";
 
 /** Options every model takes; each adapter adds its own. */
 export interface ChatModelOptions {
@@ -59,6 +60,12 @@ export interface ChatModelOptions {
    * @default false
    */
   strictParameters?: boolean;
+  /**
+   * Holds each request before it is sent until the budget of this endpoint and model allows it
+   * (abortable while held, and counted in the call's `timeout`); with a Redis client as `store`,
+   * every process shares the budget. @default none (no limit)
+   */
+  rateLimit?: RateLimitOptions;
 }
 
 /** What an adapter declares about its provider; constructor options override each field. */

@@ -28,9 +28,16 @@ import { isDelta, type ChatModelChunk } from "./stream/chat-model-chunk.js";
 import { ChatModelStream } from "./stream/chat-model-stream.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
+import { checkRateLimitOptions, type RateLimitOptions } from "../fleet/rate-limit-options.js";
+import { rateLimitedRequests, type ModelRequests } from "../fleet/rate-limited-requests.js";
 
 /** The calls made so far in this process, by every model: the last call's `callId`. */
 let callCount = 0;
+
+/** A new call's `callId` (for a model that runs its calls itself, as `withFallbacks`'s does). */
+export function nextCallId(): number {
+  return ++callCount;
+}
 
 /**
  * One chat-model interface for every provider. The base class owns the pipeline — input
@@ -63,6 +70,8 @@ export abstract class ChatModel {
   unsupportedParameters: Set<ParameterName>;
   strictParameters: boolean;
   readonly retry: ResolvedRetryOptions;
+  /** The budget its requests are held to, if any (`rateLimit` option). */
+  readonly rateLimit: RateLimitOptions | undefined;
   /**
    * For adapters: set true when this adapter never hands a call's signal to `AbortSignal.any`.
    * A call nothing can end early (no signal, no timeout, not a stream) then gets one shared signal
@@ -109,6 +118,8 @@ export abstract class ChatModel {
     );
     this.strictParameters = options.strictParameters ?? false;
     this.retry = resolveRetryOptions(options.retry);
+    if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
+    this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
   }
 
   /** Where this model's requests go (base URL, host, region, deployment); part of the cache key. */
@@ -342,8 +353,7 @@ export abstract class ChatModel {
         }
         return call;
       },
-      request: (input, context) => model._create(input, context),
-      requestStream: (input, context) => model._createStream(input, context),
+      ...this.requests(),
     });
   }
 
@@ -364,7 +374,24 @@ export abstract class ChatModel {
     };
   }
 
-  private emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
+  /**
+   * The requests to the adapter: each one held to the model's rate limit, when it has one, before
+   * it is sent (every attempt, retries included), and settled once it is answered.
+   */
+  private requests(): ModelRequests {
+    const requests: ModelRequests = {
+      request: (input, context) => this._create(input, context),
+      requestStream: (input, context) => this._createStream(input, context),
+    };
+    if (this.rateLimit === undefined) return requests;
+    const model = { providerId: this.providerId, modelId: this.modelId, endpoint: this.endpoint };
+    return rateLimitedRequests(this.rateLimit, model, requests, (message, { call }) => {
+      if (call) this.emit("warning", { input: call.input, callId: call.callId, code: "rate-limit-store", message });
+    });
+  }
+
+  /** Emits an event when it has a listener (nothing is built for an event nobody listens to). */
+  protected emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
     const emitter = this.madeEmitter;
     if (!emitter?.listening[event]) return;
     (emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);

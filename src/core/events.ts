@@ -1,6 +1,6 @@
 import type { ChatModelError } from "./errors/chat-model-error.js";
 import type { ChatModelInput } from "./input.js";
-import type { ChatModelOutput, ToolChoiceRung } from "./output.js";
+import type { ChatModelOutput, ModelRef, ToolChoiceRung } from "./output.js";
 import type { ChatModelChunk } from "./stream/chat-model-chunk.js";
 
 interface EventBase {
@@ -35,18 +35,36 @@ export interface RepairEvent extends EventBase {
   error: ChatModelError;
 }
 
-export interface FallbackEvent extends EventBase {
+/** The call moved down the tool_choice ladder. */
+export interface ToolChoiceFallbackEvent extends EventBase {
   rung: Exclude<ToolChoiceRung, "native">;
   /** Why the requested tool_choice could not be sent as is. */
   reason: string;
+  failed?: undefined;
 }
+
+/** A `withFallbacks` model moved on from a member that failed to the next one. */
+export interface ModelFallbackEvent extends EventBase {
+  rung?: undefined;
+  /** What failed and what is tried next, for a human. */
+  reason: string;
+  /** The member that failed. */
+  failed: ModelRef;
+  /** The member tried next. */
+  next: ModelRef;
+  /** The member's error (after its own retries). */
+  error: Error;
+}
+
+/** Either kind of fallback: tell them apart by `failed` (set on a model fallback) or `rung` (on the ladder's). */
+export type FallbackEvent = ToolChoiceFallbackEvent | ModelFallbackEvent;
 
 export interface CacheHitEvent extends EventBase {
   key: string;
 }
 
 export interface WarningEvent extends EventBase {
-  code: "learned-tool-choice" | "cache-error" | "unsupported-parameter";
+  code: "learned-tool-choice" | "cache-error" | "unsupported-parameter" | "rate-limit-store";
   message: string;
 }
 

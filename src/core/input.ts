@@ -101,6 +101,8 @@ export interface RunContext {
   signal: AbortSignal;
   /** 1 for the first request of a call; counts transport retries and repairs alike. */
   attempt: number;
+  /** The call this request belongs to: its number (as its events carry it) and the caller's input. */
+  call?: { readonly callId: number; readonly input: ChatModelInput };
 }
 
 /** A call to `createStructure`: a `ChatModelInput` without tools, with the schema of the object to produce. */

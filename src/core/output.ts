@@ -32,11 +32,19 @@ export interface Attempt {
   rejected?: string;
 }
 
+/** Which model a call went to (a `withFallbacks` model answers with one of its members). */
+export interface ModelRef {
+  providerId: string;
+  modelId: string;
+}
+
 export interface ChatModelOutputMeta {
   toolChoice: ToolChoiceRung;
   repairs: Repair[];
   attempts: Attempt[];
   cacheHit: boolean;
+  /** The model that answered: the model called, or the member of a `withFallbacks` model that did. */
+  model: ModelRef;
 }
 
 /** What a call returns. `Call` is the type of its tool calls: given typed tools, a union discriminated by `name`. */

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { ChatModel } from "../core/chat-model.js";
 import type { ChatModelOptions } from "../core/chat-model-options.js";
 import { toToolChoiceSupport } from "../core/tool-choice/tool-choice-mode.js";
-import { createChatModel } from "../create-chat-model.js";
+import { createChatModel, type ChatModelName } from "../create-chat-model.js";
 import { RecordingChatModel } from "../testing/record-replay/recording-chat-model.js";
 import { ReplayChatModel } from "../testing/record-replay/replay-chat-model.js";
 import type { EvalProfile } from "./eval-profile.js";
@@ -58,7 +58,8 @@ export function cassettePath(dir: string, id: EvalModelId, profile: EvalProfile)
 }
 
 function buildSibling(model: EvalModel, profile: EvalProfile): ChatModel {
-  if (typeof model === "string") return createChatModel(model, { ...profile.options });
+  // A name from a case file or the command line: createChatModel checks its provider when it builds.
+  if (typeof model === "string") return createChatModel(model as ChatModelName, { ...profile.options });
   if (typeof model === "function") {
     const built = model({ ...profile.options });
     if (typeof built?.create !== "function") throw new TypeError("A model factory must return a ChatModel.");

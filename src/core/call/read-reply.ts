@@ -2,7 +2,7 @@ import { EmptyResponseError } from "../errors/empty-response-error.js";
 import { StructuredOutputError } from "../errors/structured-output-error.js";
 import type { AssistantContentPart, ReasoningPart, ToolCall } from "../messages.js";
 import { messageText, messageToolCalls } from "../messages.js";
-import type { Attempt, ChatModelOutput, ProviderOutput, ProviderToolCall, Repair } from "../output.js";
+import type { Attempt, ChatModelOutput, ModelRef, ProviderOutput, ProviderToolCall, Repair } from "../output.js";
 import { reasoningBlocksOf } from "../stream/reasoning-deltas.js";
 import { dropNullOptionals } from "../tool-choice/drop-null-optionals.js";
 import { unwrapItem } from "../tool-choice/tool-union-schema.js";
@@ -189,7 +189,7 @@ export function partialOutput(raw: ProviderOutput, call: PreparedCall, attempts:
     // Every attempt was paid for, the re-asked ones too.
     usage: attempts.length > 1 ? sumUsage(attempts.map((attempt) => attempt.usage)) : attempts[0]!.usage,
     raw: raw.raw,
-    meta: { toolChoice: call.plan.rung, repairs: [], attempts, cacheHit: false },
+    meta: { toolChoice: call.plan.rung, repairs: [], attempts, cacheHit: false, model: modelOf(call) },
   };
 }
 
@@ -208,8 +208,13 @@ export function completeOutput(
   attempts: Attempt[],
 ): ChatModelOutput {
   if (attempts.length > 1) final.usage = sumUsage(attempts.map((attempt) => attempt.usage));
-  final.meta = { toolChoice: call.plan.rung, repairs, attempts, cacheHit: false };
+  final.meta = { toolChoice: call.plan.rung, repairs, attempts, cacheHit: false, model: modelOf(call) };
   return final as ChatModelOutput;
+}
+
+/** The model that answers a call, for `meta.model`. */
+export function modelOf(call: PreparedCall): ModelRef {
+  return { providerId: call.rules.providerId, modelId: call.rules.modelId };
 }
 
 export function sumUsage(usages: Usage[]): Usage {

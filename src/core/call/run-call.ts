@@ -90,7 +90,7 @@ async function send<T>(
 ): Promise<T> {
   const once = () => {
     state.requests++;
-    return request(providerInput(state.call, guidance, signal), { signal, attempt: state.requests });
+    return request(providerInput(state.call, guidance, signal), { signal, attempt: state.requests, call: state.call });
   };
   const result = await withTransportRetry(
     async () => {

@@ -1,0 +1,13 @@
+import { ProviderError, type ProviderErrorReason } from "../core/errors/provider-error.js";
+
+/** What another provider could answer: the failure is this provider's, not the request's. */
+const fallOverReasons: ReadonlySet<ProviderErrorReason> = new Set(["rate-limit", "server", "network", "timeout"]);
+
+/**
+ * Whether a failed call should move on to the next model: a rate limit, a server error, a network
+ * failure or a provider timeout. Never for what any provider would refuse again (an invalid
+ * request, authentication, content policy, a tool-call or output error) nor for an abort.
+ */
+export function fallsOver(error: unknown): error is ProviderError {
+  return ProviderError.isInstance(error) && fallOverReasons.has(error.reason);
+}

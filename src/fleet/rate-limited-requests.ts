@@ -1,0 +1,95 @@
+import type { ProviderInput, RunContext } from "../core/input.js";
+import type { ProviderOutput } from "../core/output.js";
+import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
+import type { Usage } from "../core/usage.js";
+import { LazyModule } from "../internal/lazy-import.js";
+import type { CallLimiter } from "./call-limiter.js";
+import type { RateLimitOptions } from "./rate-limit-options.js";
+
+/** The limiter and rate-limiter-flexible load on the first request of a rate-limited model, not on import. */
+const budgets = new LazyModule(() => import("./budget-limiter.js"));
+
+/** A model's requests to its adapter, as the pipeline sends them. */
+export interface ModelRequests {
+  request(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
+  requestStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
+}
+
+/** Which budget a model's requests draw on: its provider, endpoint and model. */
+export interface LimitedModel {
+  providerId: string;
+  modelId: string;
+  endpoint: string;
+}
+
+/** The process's limiters: per store (or none), per endpoint, model and limits. */
+const inProcess = new Map<string, Promise<CallLimiter>>();
+const byStore = new WeakMap<object, Map<string, Promise<CallLimiter>>>();
+
+/**
+ * A model's requests, each held until the budget lets it go and settled once answered (a stream
+ * when it ends, from the usage its finish reports). `warn` reports a store that cannot be reached.
+ */
+export function rateLimitedRequests(
+  options: RateLimitOptions,
+  model: LimitedModel,
+  requests: ModelRequests,
+  warn: (message: string, context: RunContext) => void,
+): ModelRequests {
+  let found: Promise<CallLimiter> | undefined;
+  const limiter = () =>
+    (found ??= limiterFor(options, model).catch((error: unknown) => {
+      found = undefined;
+      throw error;
+    }));
+  return {
+    async request(input, context) {
+      const permit = await (await limiter()).acquire(input, context.signal, (message) => warn(message, context));
+      try {
+        const output = await requests.request(input, context);
+        permit.settle(output.usage);
+        return output;
+      } catch (error) {
+        await permit.fail(error);
+        throw error;
+      }
+    },
+    async *requestStream(input, context) {
+      const permit = await (await limiter()).acquire(input, context.signal, (message) => warn(message, context));
+      let usage: Partial<Usage> | undefined;
+      let failed = false;
+      try {
+        for await (const chunk of requests.requestStream(input, context)) {
+          if (chunk.type === "finish" || chunk.type === "usage") usage = { ...usage, ...chunk.usage };
+          yield chunk;
+        }
+      } catch (error) {
+        failed = true;
+        await permit.fail(error);
+        throw error;
+      } finally {
+        // Ended, or left by its reader: either way the request is no longer in flight.
+        if (!failed) permit.settle(usage);
+      }
+    },
+  };
+}
+
+function limiterFor(options: RateLimitOptions, model: LimitedModel): Promise<CallLimiter> {
+  const { store } = options;
+  let limiters = inProcess;
+  if (store !== undefined) {
+    limiters = byStore.get(store) ?? new Map();
+    byStore.set(store, limiters);
+  }
+  const limits = [options.requestsPerMinute, options.tokensPerMinute, options.maxConcurrent, options.windowMs];
+  const entry = JSON.stringify([model.providerId, model.endpoint, model.modelId, ...limits]);
+  let limiter = limiters.get(entry);
+  if (limiter === undefined) {
+    limiter = budgets.load().then(({ BudgetLimiter }) => new BudgetLimiter(options, model));
+    // A failed load (the package missing) is tried again by the next request.
+    limiter.catch(() => limiters.delete(entry));
+    limiters.set(entry, limiter);
+  }
+  return limiter;
+}
