@@ -23,6 +23,8 @@ export interface BedrockConnection {
   readonly sdk: Pick<BedrockSDK, "ConverseCommand" | "ConverseStreamCommand">;
   /** Static credentials to keep out of every error message (those from the environment are added per error). */
   readonly secrets: readonly string[];
+  /** The credentials the client's provider resolved so far (it adds to this list). */
+  readonly issued?: readonly string[];
 }
 
 /** The Bedrock adapter's requests and responses, loaded on a model's first call (lazyImport). */
@@ -73,7 +75,7 @@ function mapConverseError(connection: BedrockConnection, error: unknown, request
   return mapBedrockError(error, {
     modelId: connection.modelId,
     sentToolChoice,
-    secrets: bedrockSecrets(connection.secrets),
+    secrets: bedrockSecrets([...connection.secrets, ...(connection.issued ?? [])]),
   });
 }
 

@@ -4,7 +4,7 @@ import type { ProviderOutput } from "../../core/output.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { eitherSignal, isAbortable, settleOnAbort } from "../../internal/abort.js";
-import { redactSecrets } from "../../internal/redact-secrets.js";
+import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
@@ -108,7 +108,7 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
     host: connection.host,
     ...(headers ? { headers } : {}),
     fetch: plain
-      ? (url, init) => fetchOrRefuse(send, url, init)
+      ? (url, init) => fetchOrRefuse(send, url, init, connection.secrets)
       : async (url, init) => {
           const linked = !isAbortable(signal)
             ? init?.signal
@@ -122,7 +122,7 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
             : linked
               ? { ...init, signal: linked }
               : init;
-          const response = await fetchOrRefuse(send, url, request);
+          const response = await fetchOrRefuse(send, url, request, connection.secrets);
           return stream ? strictNDJSON(response) : response;
         },
   });
@@ -135,18 +135,20 @@ async function fetchOrRefuse(
   baseFetch: typeof fetch,
   url: string | URL | Request,
   init: RequestInit | undefined,
+  secrets: readonly string[],
 ): Promise<Response> {
   const response = await baseFetch(url, init);
-  if (!response.ok) throw await responseError(response);
+  if (!response.ok) throw await responseError(response, secrets);
   return response;
 }
 
 /**
  * An error response as the SDK's ResponseError (its message: the JSON body's `error`, else the
  * text, else the status line), with `retryAfterMs` from its headers. Read here, the SDK never logs
- * "Getting text from response" to the console on the way.
+ * "Getting text from response" to the console on the way. The message is the body's start, the
+ * credentials cut out first: an error page of megabytes is not a message.
  */
-async function responseError(response: Response): Promise<Error> {
+async function responseError(response: Response, secrets: readonly string[]): Promise<Error> {
   let message = `Error ${response.status}: ${response.statusText}`;
   try {
     if (response.headers.get("content-type")?.includes("application/json")) {
@@ -158,7 +160,7 @@ async function responseError(response: Response): Promise<Error> {
   } catch {
     // A body that cannot be read: the status line says what there is to say.
   }
-  return Object.assign(new Error(message), {
+  return Object.assign(new Error(redactedExcerpt(message, secretsNow(secrets), maxServerTextLength)), {
     name: "ResponseError",
     status_code: response.status,
     retryAfterMs: parseRetryAfter(response.headers),

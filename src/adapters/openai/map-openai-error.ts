@@ -5,13 +5,15 @@ import type { ProviderToolChoice } from "../../core/input.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import { abortError } from "../../internal/abort.js";
 import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
-import { redactSecrets, redactText } from "../../internal/redact-secrets.js";
+import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
 
 export interface OpenAIErrorContext {
   providerId: string;
   modelId: string;
   /** The API key, kept out of every message (some gateways echo it back). */
   apiKey?: string | undefined;
+  /** Other credentials the call used (an Entra ID token), kept out the same way. */
+  secrets?: readonly string[] | undefined;
   /** The tool_choice the request sent, to report a refusal of it to the ladder. */
   toolChoice?: ProviderToolChoice | undefined;
   /** What to do next, per reason, in this provider's words. */
@@ -26,6 +28,10 @@ export interface OpenAIErrorContext {
 
 const contentFilterCodes = new Set(["content_filter", "content_policy_violation"]);
 
+function secretsOf(context: OpenAIErrorContext): (string | undefined)[] {
+  return [context.apiKey, ...(context.secrets ?? [])];
+}
+
 /**
  * An `openai` SDK error as a ProviderError (the SDK error is its `cause`). So is what the SDK lets
  * through from below it: a body that is not JSON (`SyntaxError`) and a connection lost while the
@@ -39,7 +45,8 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
   const sdkError = error as APIError;
   // The SDK error stays the cause as it came, but never with the key in it (some gateways echo it).
-  redactSecrets(sdkError, [context.apiKey]);
+  const secrets = secretsOf(context);
+  redactSecrets(sdkError, secrets);
   const where = `${context.providerId} ${context.modelId}`;
   const options = { providerId: context.providerId, modelId: context.modelId, cause: sdkError };
   const gaveUp = fetchGaveUp(sdkError);
@@ -50,7 +57,8 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   if (gaveUp) return fetchGaveUpError(where, gaveUp, options);
   if (sdkError.constructor.name === "APIConnectionError" || (sdkError.status === undefined && !sdkError.error)) {
     const cause = sdkError.cause instanceof Error ? ` (${sdkError.cause.message})` : "";
-    return new ProviderError(`${where}: could not reach the API: ${sdkError.message}${cause}`, {
+    const reached = redactedExcerpt(`${sdkError.message}${cause}`, secrets, maxServerTextLength);
+    return new ProviderError(`${where}: could not reach the API: ${reached}`, {
       ...options,
       reason: "network",
     });
@@ -73,7 +81,8 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
       ? `The endpoint refused tool_choice '${rejectedParameter.value}'.`
       : context.hints?.[reason];
   // The SDK error was redacted above, so this message is clean too.
-  return new ProviderError(`${where}: ${sdkError.message}${hint ? ` ${hint}` : ""}`, {
+  const said = redactedExcerpt(sdkError.message, secrets, maxServerTextLength);
+  return new ProviderError(`${where}: ${said}${hint ? ` ${hint}` : ""}`, {
     ...options,
     statusCode: status,
     reason,
@@ -88,7 +97,7 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
 export function notACompletion(body: unknown, context: OpenAIErrorContext): ProviderError {
   const shown =
     typeof body === "string"
-      ? `text starting ${JSON.stringify(redactText(body.slice(0, 60), [context.apiKey]))}`
+      ? `text starting ${JSON.stringify(redactedExcerpt(body, secretsOf(context), 60))}`
       : typeof body;
   return new ProviderError(
     `${context.providerId} ${context.modelId}: the API answered 200 with a body that is not a chat completion (${shown}). ` +
@@ -101,11 +110,13 @@ function mapUnreadableResponse(error: unknown, context: OpenAIErrorContext): unk
   // A ProviderError raised under the SDK (Azure's Entra ID token provider) comes back inside the SDK's own error.
   const inner = (error as { cause?: unknown } | null)?.cause;
   if (ProviderError.isInstance(inner)) return inner;
+  // A SyntaxError quotes the body it could not parse: the cause must not carry a key either.
+  redactSecrets(error, secretsOf(context));
   const options = { providerId: context.providerId, modelId: context.modelId, cause: error };
   const where = `${context.providerId} ${context.modelId}`;
   if (error instanceof SyntaxError) {
     return new ProviderError(
-      `${where}: the API sent a body that is not valid JSON (${redactText(error.message, [context.apiKey])}).`,
+      `${where}: the API sent a body that is not valid JSON (${redactedExcerpt(error.message, secretsOf(context), maxServerTextLength)}).`,
       {
         ...options,
         reason: "server",

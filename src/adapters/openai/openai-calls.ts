@@ -13,6 +13,7 @@ import {
   settleOnAbort,
   timeLeft,
 } from "../../internal/abort.js";
+import { issuedCredentials } from "../../internal/issued-credentials.js";
 import { longCallDispatcher, sendsWithFetchLimits } from "../../internal/long-call-dispatcher.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
@@ -161,6 +162,7 @@ function errorContext(connection: OpenAIConnection, input: ProviderInput, signal
     providerId: connection.providerId,
     modelId: connection.modelId,
     apiKey: typeof client.apiKey === "string" ? client.apiKey : undefined,
+    secrets: issuedCredentials(client),
     toolChoice: input.toolChoice,
     hints: connection.errorHints(),
     fetchLimitFirst:
