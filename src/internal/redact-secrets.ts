@@ -28,7 +28,8 @@ export function redactSecrets(value: unknown, secrets: readonly (string | undefi
 /** The text with each secret (8 characters or more; shorter ones would cut ordinary words) cut out. */
 export function redactText(text: string, secrets: readonly (string | undefined)[]): string {
   let clean = text;
-  for (const secret of usableSecrets(secrets)) if (clean.includes(secret)) clean = clean.split(secret).join("[redacted]");
+  for (const secret of usableSecrets(secrets))
+    if (clean.includes(secret)) clean = clean.split(secret).join("[redacted]");
   return clean;
 }
 

@@ -31,8 +31,7 @@ export function noteResolvedCredentials(client: BedrockRuntimeClient, issued: st
   if (typeof resolve !== "function") return;
   config.credentials = async (...args: unknown[]) => {
     const identity = (await (resolve as (...args: unknown[]) => Promise<unknown>)(...args)) as
-      | { secretAccessKey?: string; sessionToken?: string }
-      | undefined;
+      { secretAccessKey?: string; sessionToken?: string } | undefined;
     noteIssuedCredential(issued, identity?.secretAccessKey);
     noteIssuedCredential(issued, identity?.sessionToken);
     return identity;

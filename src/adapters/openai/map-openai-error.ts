@@ -63,7 +63,8 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
       reason: "network",
     });
   }
-  const status = sdkError.status;
+  // An error event inside a stream has no HTTP status; OpenRouter's carries one as a numeric `code`.
+  const status = sdkError.status ?? statusOf(sdkError.code);
   const code = typeof sdkError.code === "string" ? sdkError.code : undefined;
   // A filtered prompt is a 400 (never retried); the code tells it apart from a malformed request.
   // No status but a body: an error event inside a stream that had started, reported by the server.
@@ -194,4 +195,44 @@ function fetchGaveUpError(
     code: gaveUp?.code,
     isRetryable: false,
   });
+}
+
+/**
+ * An error a server reported in place of a reply, inside a 200 body or as a stream chunk: OpenAI's
+ * envelope `{ error: { message, type, code } }` (OpenRouter sends it mid-stream, `code` a number) or
+ * vLLM's `{ object: "error", message, type, code }`. The server's message is kept (its start, its
+ * secrets cut out); a numeric `code` that is an HTTP status decides the reason, else it is the
+ * server's failure (retryable). Anything else is not a report: undefined.
+ */
+export function reportedError(body: unknown, context: OpenAIErrorContext): ProviderError | undefined {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
+  const fields = body as { object?: unknown; error?: unknown; message?: unknown };
+  const report =
+    fields.object === "error"
+      ? (fields as Record<string, unknown>)
+      : fields.error !== null && typeof fields.error === "object" && !Array.isArray(fields.error)
+        ? (fields.error as Record<string, unknown>)
+        : typeof fields.error === "string"
+          ? { message: fields.error }
+          : undefined;
+  if (!report) return undefined;
+  const status = statusOf(report.code);
+  const code =
+    typeof report.code === "string" ? report.code : typeof report.type === "string" ? report.type : undefined;
+  const said =
+    typeof report.message === "string" && report.message !== ""
+      ? redactedExcerpt(report.message, secretsOf(context), maxServerTextLength)
+      : "an error without a message";
+  return new ProviderError(`${context.providerId} ${context.modelId}: the server reported an error: ${said}`, {
+    providerId: context.providerId,
+    modelId: context.modelId,
+    statusCode: status,
+    reason: contentFilterCodes.has(code ?? "") ? "content-policy" : status === undefined ? "server" : undefined,
+    code,
+  });
+}
+
+/** A numeric error code that is an HTTP error status, as OpenRouter and vLLM send one. */
+function statusOf(code: unknown): number | undefined {
+  return typeof code === "number" && Number.isInteger(code) && code >= 400 && code <= 599 ? code : undefined;
 }

@@ -17,7 +17,13 @@ import { issuedCredentials } from "../../internal/issued-credentials.js";
 import { longCallDispatcher, sendsWithFetchLimits } from "../../internal/long-call-dispatcher.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
-import { mapOpenAIError, notACompletion, refusesParallelToolCalls, refusesReasoningField } from "./map-openai-error.js";
+import {
+  mapOpenAIError,
+  notACompletion,
+  refusesParallelToolCalls,
+  refusesReasoningField,
+  reportedError,
+} from "./map-openai-error.js";
 import { mapOpenAIResponse, reasoningFieldOf } from "./map-openai-response.js";
 import { OpenAIStreamReader } from "./openai-stream-reader.js";
 import type { MaxTokensField, RefusedFields } from "./to-openai-request.js";
@@ -60,10 +66,12 @@ export async function createOpenAIChat(
       connection.client.chat.completions.create(body, requestOptions(connection, context.signal)),
       context.signal,
     );
-    if (!Array.isArray((completion as { choices?: unknown } | null)?.choices))
-      throw notACompletion(completion, errorContext(connection, input, context.signal));
+    if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) {
+      const where = errorContext(connection, input, context.signal);
+      throw reportedError(completion, where) ?? notACompletion(completion, where);
+    }
     learnReasoningField(connection, reasoningFieldOf(completion.choices[0]?.message));
-    return mapOpenAIResponse(completion);
+    return mapOpenAIResponse(completion, connection);
   } catch (error) {
     if (learnsRefusal(connection, input, body, error)) return createOpenAIChat(connection, input, context);
     throw openAICallError(connection, error, input, context.signal);
@@ -89,7 +97,9 @@ export async function openOpenAIStream(
       connection.client.chat.completions.create(body, requestOptions(connection, context.signal)),
       context.signal,
     );
-    const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId });
+    const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId }, (chunk) =>
+      reportedError(chunk, errorContext(connection, input, context.signal)),
+    );
     return {
       parts: stream,
       toChunks: (chunk) => reader.toChunks(chunk),
