@@ -37,7 +37,7 @@ export async function createConverse(
   const response = await sent(connection, request, () =>
     connection.client.send(new connection.sdk.ConverseCommand(request), { abortSignal: context.signal }),
   );
-  return readConverseResponse(response);
+  return readConverseResponse(response, connection.modelId);
 }
 
 /** A ConverseStream request, opened: its events for chunkStream, read by one ConverseStreamReader. */

@@ -50,7 +50,7 @@ export async function createOllamaChat(
   const client = clientFor(connection, context.signal, false);
   try {
     const response = await settleOnAbort(client.chat(request), context.signal);
-    return mapOllamaResponse(response);
+    return mapOllamaResponse(response, replySource(connection));
   } catch (error) {
     throw mapOllamaCallError(connection, error);
   }
@@ -71,11 +71,12 @@ export async function openOllamaStream(
   } catch (error) {
     throw mapOllamaCallError(connection, error);
   }
+  const source = replySource(connection);
   const stop = () => stream.abort();
   signal.addEventListener("abort", stop, { once: true });
   return {
     parts: stream,
-    toChunks: mapOllamaStreamPart,
+    toChunks: (part) => mapOllamaStreamPart(part, source),
     // The SDK ends its parts at the `done: true` one; a stream left before that is closed, not read to the end.
     close: (finished) => {
       signal.removeEventListener("abort", stop);
@@ -83,6 +84,10 @@ export async function openOllamaStream(
     },
     mapError: (error) => mapOllamaCallError(connection, error),
   };
+}
+
+function replySource(connection: OllamaConnection): { providerId: string; modelId: string } {
+  return { providerId: "ollama", modelId: connection.modelId };
 }
 
 function mapOllamaCallError(connection: OllamaConnection, error: unknown): unknown {
