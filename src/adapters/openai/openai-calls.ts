@@ -15,6 +15,7 @@ import {
 } from "../../internal/abort.js";
 import { issuedCredentials } from "../../internal/issued-credentials.js";
 import { longCallDispatcher, sendsWithFetchLimits } from "../../internal/long-call-dispatcher.js";
+import { failedGeneration, failedGenerationChunks } from "./failed-generation.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
 import {
@@ -74,6 +75,8 @@ export async function createOpenAIChat(
     return mapOpenAIResponse(completion, connection);
   } catch (error) {
     if (learnsRefusal(connection, input, body, error)) return createOpenAIChat(connection, input, context);
+    const failed = context.signal.aborted ? undefined : failedGeneration(error);
+    if (failed) return failed;
     throw openAICallError(connection, error, input, context.signal);
   }
 }
@@ -83,7 +86,7 @@ export async function openOpenAIStream(
   connection: OpenAIConnection,
   input: ProviderInput,
   context: RunContext,
-): Promise<OpenedParts<ChatCompletionChunk>> {
+): Promise<OpenedParts<unknown>> {
   const body = toOpenAIRequest(
     input,
     connection.modelId,
@@ -102,7 +105,7 @@ export async function openOpenAIStream(
     );
     return {
       parts: stream,
-      toChunks: (chunk) => reader.toChunks(chunk),
+      toChunks: (chunk) => reader.toChunks(chunk as ChatCompletionChunk),
       end: () => {
         // The reader notes the field reasoning came in as it reads it: nothing more per chunk.
         learnReasoningField(connection, reader.reasoningField);
@@ -112,8 +115,15 @@ export async function openOpenAIStream(
     };
   } catch (error) {
     if (learnsRefusal(connection, input, body, error)) return openOpenAIStream(connection, input, context);
+    const failed = context.signal.aborted ? undefined : failedGeneration(error);
+    if (failed) return { parts: oneReply(failed), toChunks: (part) => failedGenerationChunks(part as ProviderOutput) };
     throw openAICallError(connection, error, input, context.signal);
   }
+}
+
+/** One reply, as a stream of one part. */
+async function* oneReply(output: ProviderOutput): AsyncGenerator<ProviderOutput> {
+  yield output;
 }
 
 /**
