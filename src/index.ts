@@ -47,13 +47,14 @@ export type {
   ProviderToolCall,
 } from "./core/output.js";
 export type { Usage } from "./core/usage.js";
-export { defineTool, type Tool, type ToolDefinition } from "./core/tool.js";
+export { defineTool, type Tool, type ToolDefinition, type ToolExecuteContext } from "./core/tool.js";
 export type { JSONSchema } from "./core/schema/json-schema.js";
 export type { SchemaInput } from "./core/schema/schema-input.js";
 export type { ChatModelChunk } from "./core/stream/chat-model-chunk.js";
 export { ChatModelStream, type StreamFinal, type StreamRun } from "./core/stream/chat-model-stream.js";
 export { toolUnionSchema, type ToolUnionSchemaOptions, type UnionTool } from "./core/tool-choice/tool-union-schema.js";
 export type { ToolChoiceMode } from "./core/tool-choice/tool-choice-mode.js";
+export type { ParameterName } from "./core/parameters/parameter-name.js";
 export type { RetryOptions } from "./core/retry/retry-options.js";
 export { parseRetryAfter } from "./core/retry/parse-retry-after.js";
 export type { ChatModelCache } from "./core/cache/chat-model-cache.js";
@@ -62,3 +63,16 @@ export { MemoryCache, type MemoryCacheOptions } from "./core/cache/memory-cache.
 export { KeyvCache, type KeyvLike } from "./core/cache/keyv-cache.js";
 export * from "./core/errors/index.js";
 export { createChatModel, type ProviderName, type ChatModelOptionsByProvider } from "./create-chat-model.js";
+export { runTools } from "./run-tools/run-tools.js";
+export { streamTools, ToolRunStream } from "./run-tools/stream-tools.js";
+export type {
+  RunToolsOptions,
+  RunCallOptions,
+  RunResult,
+  RunObject,
+  AuthorizeContext,
+  Authorization,
+} from "./run-tools/run-tools-options.js";
+export type { RunStep, ToolResult } from "./run-tools/run-step.js";
+export type { RunPart } from "./run-tools/run-part.js";
+export { RunError, type RunErrorReason, type RunErrorOptions } from "./run-tools/run-error.js";
