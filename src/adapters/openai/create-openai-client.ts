@@ -33,6 +33,8 @@ export function createOpenAIClient(settings: OpenAIClientSettings): OpenAI {
     ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }),
     maxRetries: 0,
     fetch: leanFetch,
+    // The SDK's own logging (an SSE line it cannot parse, with whatever the server echoed) stays quiet: keelson reports.
+    logLevel: "off",
   });
 }
 

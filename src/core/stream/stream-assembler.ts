@@ -77,7 +77,8 @@ export class StreamAssembler {
 
   #addRedactedPart(text: string, redactedData: string): void {
     this.#closeOpenPart();
-    this.#reasoningParts!.push({ type: "reasoning", text, redactedData });
+    // The first block of a stream may be the redacted one: no closed block made the list yet.
+    (this.#reasoningParts ??= []).push({ type: "reasoning", text, redactedData });
     this.#reasoning += text;
     this.#openPartStart = this.#reasoning.length;
   }
