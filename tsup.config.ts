@@ -8,6 +8,7 @@ export default defineConfig({
     "adapters/azure-openai/index": "src/adapters/azure-openai/index.ts",
     "adapters/ollama/index": "src/adapters/ollama/index.ts",
     "adapters/bedrock/index": "src/adapters/bedrock/index.ts",
+    "adapters/anthropic/index": "src/adapters/anthropic/index.ts",
     "otel/index": "src/otel/index.ts",
   },
   format: ["esm", "cjs"],
@@ -26,5 +27,5 @@ export default defineConfig({
   esbuildOptions(options) {
     options.inject = ["src/index.ts"];
   },
-  external: ["openai", "ollama", "@aws-sdk/client-bedrock-runtime", "zod", "vitest", "@opentelemetry/api"],
+  external: ["openai", "@anthropic-ai/sdk", "ollama", "@aws-sdk/client-bedrock-runtime", "zod", "vitest", "@opentelemetry/api"],
 });
