@@ -40,8 +40,9 @@ export interface AnthropicChatModelOptions extends ChatModelOptions {
  *
  * Profile: all four tool_choice values native (`auto`, `any` for "required", `tool` for one tool,
  * `none`), `parallelToolCalls: false` sent as `disable_parallel_tool_use`. No JSON-schema response
- * format is declared: structured output goes through the tool-union rung or a forced tool, as the
- * ladder picks. Thinking (`providerOptions: { thinking: { type: "enabled", budget_tokens } }`)
+ * format is declared, since only the newest Claude models take one: structured output goes through
+ * a forced tool or the tool-union rung, as the ladder picks. `supportsStructuredOutput: true` sends
+ * it as `output_config.format` (Claude Sonnet 4.5, Opus 4.1 and later). Thinking (`providerOptions: { thinking: { type: "enabled", budget_tokens } }`)
  * comes back as reasoning parts with their signatures, and `redacted_thinking` as parts with
  * `redactedData`; both are sent back unchanged on the next turn. `providerOptions.cacheControl`
  * marks prompt-cache breakpoints (see `AnthropicCacheControl`).

@@ -38,7 +38,8 @@ export class AnthropicStreamReader {
           this.#toolBlocks.add(event.index);
           return [{ type: "tool-call-delta", index: event.index, id: block.id, name: block.name }];
         }
-        if (block.type === "redacted_thinking") return [{ type: "reasoning-delta", text: "", redactedData: block.data }];
+        if (block.type === "redacted_thinking")
+          return [{ type: "reasoning-delta", text: "", redactedData: block.data }];
         if (block.type === "text" && block.text !== "") return [{ type: "text-delta", text: block.text }];
         return [];
       }

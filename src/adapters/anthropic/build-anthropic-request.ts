@@ -20,9 +20,10 @@ export type AnthropicRequest = Anthropic.MessageCreateParamsNonStreaming | Anthr
  * One Messages API body from what the base class settled. Absent input fields are not sent, but
  * `max_tokens` always is (Anthropic requires it). Tools travel with every tool_choice, `none`
  * included (Anthropic honours it natively); `parallelToolCalls: false` is
- * `disable_parallel_tool_use`. `providerOptions.cacheControl` marks prompt-cache breakpoints (see
+ * `disable_parallel_tool_use`. A JSON-schema response format (for a model built with
+ * `supportsStructuredOutput: true`) is `output_config.format`. `providerOptions.cacheControl` marks prompt-cache breakpoints (see
  * `AnthropicCacheControl`); every other `providerOptions` field (`thinking`, `metadata`, a
- * top-level `cache_control`, …) is merged into the body last.
+ * top-level `cache_control`, …) is merged into the body last, one level deep.
  */
 export function buildAnthropicRequest<S extends boolean>(
   modelId: string,
@@ -59,10 +60,28 @@ export function buildAnthropicRequest<S extends boolean>(
     const toolChoice = toAnthropicToolChoice(input.toolChoice, input.parallelToolCalls);
     if (toolChoice) body.tool_choice = toolChoice;
   }
-  // Spread (not assigned) so a `__proto__` key stays a plain field.
-  const request = (Object.keys(extra).length > 0 ? { ...body, ...extra } : body) as AnthropicRequest & { stream: S };
+  if (input.responseFormat?.type === "json-schema") {
+    body.output_config = { format: { type: "json_schema", schema: input.responseFormat.schema as never } };
+  }
+  const request = mergeProviderOptions(body, extra) as AnthropicRequest & { stream: S };
   request.stream = stream;
   return request;
+}
+
+/** `providerOptions` merged over the body, one level deep (`output_config: { effort }` keeps keelson's `format`). */
+function mergeProviderOptions(body: object, options: Record<string, unknown>): object {
+  if (Object.keys(options).length === 0) return body;
+  // Spread (not assigned) so a `__proto__` key stays a plain field.
+  const merged: Record<string, unknown> = { ...body };
+  for (const [key, value] of Object.entries(options)) {
+    const current = merged[key];
+    merged[key] = isPlainObject(current) && isPlainObject(value) ? { ...current, ...value } : value;
+  }
+  return merged;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A call shape's tools on the wire, converted once per tools array (an agent sends the same tools every turn). */

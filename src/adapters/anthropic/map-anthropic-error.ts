@@ -57,7 +57,8 @@ export function mapAnthropicError(error: unknown, context: AnthropicErrorContext
   const status = sdkError.status;
   const type = errorType(sdkError);
   const reason: ProviderErrorReason =
-    (type === undefined ? undefined : reasonByType[type]) ?? (status === undefined ? "server" : reasonFromStatus(status));
+    (type === undefined ? undefined : reasonByType[type]) ??
+    (status === undefined ? "server" : reasonFromStatus(status));
   const rejectedParameter = rejectedToolChoice(sdkError, context.toolChoice);
   const hint = rejectedParameter
     ? `The model refused tool_choice '${rejectedParameter.value}'.`
