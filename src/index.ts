@@ -62,3 +62,8 @@ export { MemoryCache, type MemoryCacheOptions } from "./core/cache/memory-cache.
 export { KeyvCache, type KeyvLike } from "./core/cache/keyv-cache.js";
 export * from "./core/errors/index.js";
 export { createChatModel, type ProviderName, type ChatModelOptionsByProvider } from "./create-chat-model.js";
+export {
+  openAICompatiblePresets,
+  type OpenAICompatiblePreset,
+  type OpenAICompatibleServer,
+} from "./openai-compatible-presets.js";
