@@ -11,8 +11,8 @@ export interface TextPart {
 
 /**
  * An image, as a URL (`https:` or `data:`) or base64 data with its media type. A base64 `data:` URL
- * is read by every adapter; an `https:` URL only by OpenAI and Azure OpenAI, which fetch it: Ollama
- * and Bedrock refuse one with an `UnsupportedFeatureError` before any request (Bedrock takes an
+ * is read by every adapter; an `https:` URL only by OpenAI, Azure OpenAI and Anthropic, which fetch
+ * it: Ollama and Bedrock refuse one with an `UnsupportedFeatureError` before any request (Bedrock takes an
  * `s3://` URI instead).
  */
 export interface ImagePart {
