@@ -27,5 +27,13 @@ export default defineConfig({
   esbuildOptions(options) {
     options.inject = ["src/index.ts"];
   },
-  external: ["openai", "@anthropic-ai/sdk", "ollama", "@aws-sdk/client-bedrock-runtime", "zod", "vitest", "@opentelemetry/api"],
+  external: [
+    "openai",
+    "@anthropic-ai/sdk",
+    "ollama",
+    "@aws-sdk/client-bedrock-runtime",
+    "zod",
+    "vitest",
+    "@opentelemetry/api",
+  ],
 });
