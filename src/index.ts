@@ -54,6 +54,7 @@ export type { ChatModelChunk } from "./core/stream/chat-model-chunk.js";
 export { ChatModelStream, type StreamFinal, type StreamRun } from "./core/stream/chat-model-stream.js";
 export { toolUnionSchema, type ToolUnionSchemaOptions, type UnionTool } from "./core/tool-choice/tool-union-schema.js";
 export type { ToolChoiceMode } from "./core/tool-choice/tool-choice-mode.js";
+export type { ParameterName } from "./core/parameters/parameter-name.js";
 export type { RetryOptions } from "./core/retry/retry-options.js";
 export { parseRetryAfter } from "./core/retry/parse-retry-after.js";
 export type { ChatModelCache } from "./core/cache/chat-model-cache.js";

@@ -1,5 +1,6 @@
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import type { ChatModelParameters } from "./input.js";
+import type { ParameterName } from "./parameters/parameter-name.js";
 import type { RetryOptions } from "./retry/retry-options.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 
@@ -46,6 +47,18 @@ export interface ChatModelOptions {
   cacheTtlMs?: number;
   /** Default parameters of every call; a call's own parameters win. @default none (the provider's own defaults) */
   parameters?: ChatModelParameters;
+  /**
+   * The parameters this provider and model have no field for: a call that sets one has it dropped,
+   * with one `warning` event (code `unsupported-parameter`) per model and parameter.
+   * @default the adapter's profile
+   */
+  unsupportedParameters?: Iterable<ParameterName>;
+  /**
+   * Make a parameter the model does not support (see `unsupportedParameters`) an
+   * `UnsupportedFeatureError` before any request, instead of dropping it with a warning.
+   * @default false
+   */
+  strictParameters?: boolean;
 }
 
 /** What an adapter declares about its provider; constructor options override each field. */
@@ -60,4 +73,6 @@ export interface ChatModelProfile {
   supportsTopLevelUnion: boolean;
   /** Send response-format schemas in strict form. @default false */
   strictResponseFormat?: boolean;
+  /** The parameters the adapter does not send for this model (core warns about them, or refuses them). @default none */
+  unsupportedParameters?: Iterable<ParameterName>;
 }

@@ -13,6 +13,8 @@ import type {
   StructureInput,
 } from "./input.js";
 import type { ChatModelOutput, ProviderOutput } from "./output.js";
+import type { ParameterName } from "./parameters/parameter-name.js";
+import { toParameterSet } from "./parameters/parameter-name.js";
 import type { ModelCalls } from "./pipeline/model-calls.js";
 import type { ResolvedRetryOptions } from "./retry/retry-options.js";
 import { resolveRetryOptions } from "./retry/retry-options.js";
@@ -64,6 +66,9 @@ export abstract class ChatModel {
   cache: ChatModelCache;
   cacheTtlMs: number | undefined;
   parameters: ChatModelParameters | undefined;
+  /** The parameters this provider and model have no field for: dropped with a warning, or refused (`strictParameters`). */
+  unsupportedParameters: Set<ParameterName>;
+  strictParameters: boolean;
   readonly retry: ResolvedRetryOptions;
   /**
    * For adapters: set true when this adapter never hands a call's signal to `AbortSignal.any`.
@@ -102,6 +107,11 @@ export abstract class ChatModel {
     this.cache = options.cache ?? new NullCache();
     this.cacheTtlMs = options.cacheTtlMs;
     this.parameters = options.parameters;
+    this.unsupportedParameters = toParameterSet(
+      options.unsupportedParameters ?? profile.unsupportedParameters,
+      "unsupportedParameters",
+    );
+    this.strictParameters = options.strictParameters ?? false;
     this.retry = resolveRetryOptions(options.retry);
   }
 
@@ -189,6 +199,7 @@ export abstract class ChatModel {
     const copy = Object.create(Object.getPrototypeOf(this) as object, Object.getOwnPropertyDescriptors(this)) as this;
     Object.assign(copy, {
       toolChoiceSupport: new Set(this.toolChoiceSupport),
+      unsupportedParameters: new Set(this.unsupportedParameters),
       parameters: this.parameters === undefined ? undefined : structuredClone(this.parameters),
       retry: { ...this.retry },
       madeEmitter: undefined,

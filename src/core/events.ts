@@ -46,7 +46,7 @@ export interface CacheHitEvent extends EventBase {
 }
 
 export interface WarningEvent extends EventBase {
-  code: "learned-tool-choice" | "cache-error";
+  code: "learned-tool-choice" | "cache-error" | "unsupported-parameter";
   message: string;
 }
 

@@ -13,6 +13,7 @@ export type RepairKind =
   | "stripped-wrapper"
   | "empty-args"
   | "text-tool-call"
+  | "tool-name"
   | "parallel-calls-dropped";
 
 /** One repair keelson applied to the model's output, so nothing happens silently. */

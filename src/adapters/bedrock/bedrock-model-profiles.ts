@@ -1,11 +1,13 @@
 import type { ChatModelProfile } from "../../core/chat-model-options.js";
+import type { ParameterName } from "../../core/parameters/parameter-name.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
 
 /** What keelson assumes about a Bedrock model family when the constructor options do not say. */
 export interface BedrockModelProfile extends ChatModelProfile {
   toolChoiceSupport: readonly ToolChoiceMode[];
-  /** How `parameters.topK` travels in `additionalModelRequestFields` (unsent when absent). */
+  /** How `parameters.topK` travels in `additionalModelRequestFields` (unsent when absent: then `topK` is unsupported). */
   topK?: (topK: number) => Record<string, unknown>;
+  unsupportedParameters: readonly ParameterName[];
 }
 
 const autoOnly: readonly ToolChoiceMode[] = ["auto"];
@@ -14,7 +16,12 @@ const forcing: readonly ToolChoiceMode[] = ["auto", "required", "single"];
 const anthropicTopK = (topK: number) => ({ top_k: topK });
 const novaTopK = (topK: number) => ({ inferenceConfig: { topK } });
 
-const base = { supportsTopLevelUnion: false } as const;
+// Converse's inferenceConfig has no seed, penalties or reasoning effort, and keelson sends topK only
+// where it knows the family's field: the rest is declared, for the base class to warn about.
+const converseLacks: readonly ParameterName[] = ["seed", "frequencyPenalty", "presencePenalty", "reasoningEffort"];
+const withoutTopK: readonly ParameterName[] = [...converseLacks, "topK"];
+
+const base = { supportsTopLevelUnion: false, unsupportedParameters: withoutTopK } as const;
 const claudeStructured: BedrockModelProfile = {
   ...base,
   toolChoiceSupport: forcing,
@@ -22,6 +29,7 @@ const claudeStructured: BedrockModelProfile = {
   // Constrained decoding wants closed objects (additionalProperties: false).
   strictResponseFormat: true,
   topK: anthropicTopK,
+  unsupportedParameters: converseLacks,
 };
 const openWeightStructured: BedrockModelProfile = {
   ...base,
@@ -51,8 +59,26 @@ const profiles: readonly (readonly [prefix: string, profile: BedrockModelProfile
     "anthropic.claude-instant",
     { ...base, toolChoiceSupport: [], supportsToolCalling: false, supportsStructuredOutput: false },
   ],
-  ["anthropic.claude", { ...base, toolChoiceSupport: forcing, supportsStructuredOutput: false, topK: anthropicTopK }],
-  ["amazon.nova", { ...base, toolChoiceSupport: forcing, supportsStructuredOutput: false, topK: novaTopK }],
+  [
+    "anthropic.claude",
+    {
+      ...base,
+      toolChoiceSupport: forcing,
+      supportsStructuredOutput: false,
+      topK: anthropicTopK,
+      unsupportedParameters: converseLacks,
+    },
+  ],
+  [
+    "amazon.nova",
+    {
+      ...base,
+      toolChoiceSupport: forcing,
+      supportsStructuredOutput: false,
+      topK: novaTopK,
+      unsupportedParameters: converseLacks,
+    },
+  ],
   ["amazon.titan", { ...base, toolChoiceSupport: [], supportsToolCalling: false, supportsStructuredOutput: false }],
   // ToolChoice docs name Mistral Large for `any`; `tool` is Claude-only there.
   ["mistral.mistral-large", { ...base, toolChoiceSupport: ["auto", "required"], supportsStructuredOutput: false }],

@@ -87,6 +87,8 @@ export class OpenAIChatModel extends ChatModel {
       supportsStructuredOutput: true,
       supportsTopLevelUnion: false,
       strictResponseFormat: true,
+      // Chat Completions has no top_k (a gateway that takes one gets it through providerOptions).
+      unsupportedParameters: ["topK"],
     });
     this.client = sdk;
     this.maxTokensField = maxTokensField ?? (isGateway ? "max_tokens" : "max_completion_tokens");

@@ -4,6 +4,7 @@ import type { ProviderTool } from "../input.js";
 import type { ToolCall } from "../messages.js";
 import type { ProviderToolCall, Repair, RepairKind } from "../output.js";
 import { dropNullOptionals } from "../tool-choice/drop-null-optionals.js";
+import { matchToolName } from "../tool-calls/match-tool-name.js";
 import { parseToolArguments } from "../tool-calls/parse-tool-arguments.js";
 import { completedAtCutOff, cutOffCall } from "./cut-off.js";
 import type { OutputRules } from "./output-rules.js";
@@ -17,8 +18,11 @@ export function finalizeToolCall(
   repairs: Repair[],
   cutOff: boolean,
 ): ToolCall {
-  const entry = rules.validators.get(call.name);
-  if (entry === undefined) throw unknownTool(call, rules);
+  let entry = rules.validators.get(call.name);
+  if (entry === undefined) {
+    call = repairedName(call, rules, repairs);
+    entry = rules.validators.get(call.name)!;
+  }
   const parsed = parseToolArguments(call.args, rules.fixInvalidToolCalls);
   if (!parsed.ok)
     throw toolCallError(rules, "invalid-args", `tool '${call.name}': ${parsed.problem}`, String(call.args), call.name);
@@ -39,13 +43,29 @@ export function finalizeToolCall(
   return toolCall;
 }
 
-function unknownTool(call: ProviderToolCall, rules: OutputRules): ToolCallError {
+/** The call with the name of the one tool it can mean (`Get_Weather` for `get_weather`), listed as a repair; else the unknown-tool error. */
+function repairedName(call: ProviderToolCall, rules: OutputRules, repairs: Repair[]): ProviderToolCall {
+  const match = matchToolName(call.name, rules.validators.keys());
+  if (match === undefined || !("name" in match) || !rules.fixInvalidToolCalls)
+    throw unknownTool(call, rules, match && "candidates" in match ? match.candidates : undefined);
+  repairs.push({
+    kind: "tool-name",
+    detail: `read the call to '${call.name}' as '${match.name}'`,
+    toolName: match.name,
+  });
+  return { ...call, name: match.name };
+}
+
+function unknownTool(call: ProviderToolCall, rules: OutputRules, candidates?: string[]): ToolCallError {
   // The tools this reply may call (the forced one alone, none under "none"), not every tool of the call.
   const known = rules.plan.allowedTools.map((tool) => tool.name);
+  const which = candidates
+    ? ` It could be ${candidates.map((name) => `'${name}'`).join(" or ")}: name one exactly.`
+    : "";
   return toolCallError(
     rules,
     "unknown-tool",
-    `there is no tool named ${JSON.stringify(call.name)}. ${known.length ? `Available tools: ${known.join(", ")}.` : "No tools are available for this reply."}`,
+    `there is no tool named ${JSON.stringify(call.name)}.${which} ${known.length ? `Available tools: ${known.join(", ")}.` : "No tools are available for this reply."}`,
     JSON.stringify({ name: call.name, arguments: call.args }),
     call.name,
   );

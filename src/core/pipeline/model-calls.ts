@@ -10,6 +10,9 @@ import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import type { CallEnd } from "../stream/chat-model-stream.js";
 import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
 import { learnedToolChoiceMessage, refusedToolChoice } from "../tool-choice/refused-tool-choice.js";
+import { dropUnsupportedParameters, droppedParameterMessage } from "../parameters/drop-unsupported-parameters.js";
+import type { ParameterSupport } from "../parameters/drop-unsupported-parameters.js";
+import type { ParameterName } from "../parameters/parameter-name.js";
 import { CacheLayer, type CacheSettings } from "./cache-layer.js";
 import { CallShapes } from "./call-shapes.js";
 import type { CallHost } from "./call-host.js";
@@ -20,7 +23,8 @@ import { runStream } from "./run-stream.js";
 import type { StartedChunks } from "./stream-run.js";
 
 /** The model as its calls read it: its settings (read afresh each call), emitter, retry and cache. */
-export interface CalledModel extends Omit<CallSettings, "retry">, Pick<CallHost, "retry" | "maxRepairAttempts"> {
+export interface CalledModel
+  extends Omit<CallSettings, "retry">, Pick<CallHost, "retry" | "maxRepairAttempts">, ParameterSupport {
   readonly modelId: string;
   toolChoiceSupport: Set<ToolChoiceMode>;
   cache: ChatModelCache;
@@ -49,6 +53,8 @@ export class ModelCalls {
   /** The model's class name: constant for its calls, and a native accessor to read, so read once. */
   readonly #modelClass: string;
   readonly #shapes = new CallShapes();
+  /** The parameters this model already warned it drops: one warning per model and parameter. */
+  readonly #warnedParameters = new Set<string>();
   #cacheLayer: CacheLayer | undefined;
 
   constructor(model: CalledModel, hooks: ModelHooks) {
@@ -82,6 +88,7 @@ export class ModelCalls {
 
   prepare(input: ChatModelInput, callId: number): PreparedCall {
     const call = prepareCall(input, callId, this.#model, this.#shapes, this.#modelClass);
+    for (const name of dropUnsupportedParameters(call.parameters, this.#model)) this.#warnDropped(call, name);
     if (call.plan.rung !== "native" && call.plan.reason) {
       this.#hooks.emit("fallback", { input, callId, rung: call.plan.rung, reason: call.plan.reason });
     }
@@ -125,6 +132,13 @@ export class ModelCalls {
       () => stoppedByListener,
     );
     return { chunks, settlesItself: false };
+  }
+
+  #warnDropped(call: PreparedCall, name: ParameterName): void {
+    if (this.#warnedParameters.has(name)) return;
+    this.#warnedParameters.add(name);
+    const message = droppedParameterMessage(this.#model, name);
+    this.#hooks.emit("warning", { input: call.input, callId: call.callId, code: "unsupported-parameter", message });
   }
 
   #learn(error: ProviderError, call: PreparedCall): PreparedCall | undefined {

@@ -2,6 +2,7 @@ import type { ProviderToolCall, Repair } from "../output.js";
 import { takesText } from "../schema/takes-text.js";
 import { readToolUnion } from "../tool-choice/read-tool-union.js";
 import { parseToolArguments } from "../tool-calls/parse-tool-arguments.js";
+import { matchToolName } from "../tool-calls/match-tool-name.js";
 import { recoverTextToolCalls } from "../tool-calls/recover-text-tool-calls.js";
 import { completedAtCutOff, cutOffCall } from "./cut-off.js";
 import type { OutputRules } from "./output-rules.js";
@@ -43,7 +44,7 @@ export function recoverFromText(
   const recover = (complete: boolean) =>
     recoverTextToolCalls(
       text,
-      (name) => rules.validators.has(name),
+      (name) => matchToolName(name, rules.validators.keys()) !== undefined,
       (name, parameter) => takesText(rules.validators.get(name)?.tool.parameters, parameter),
       complete,
     ).filter((call) => argumentsAreValid(call, rules));
@@ -52,7 +53,7 @@ export function recoverFromText(
   if (usable.length === 0 && cutOff && recover(false).length > 0) throw cutOffCall(rules, text, "the tool call");
   if (usable.length === 0) return undefined;
   repairs.push({ kind: "text-tool-call", detail: `recovered ${usable.length} tool call(s) written as text` });
-  const tag = text.indexOf("<tool_call>");
+  const tag = text.search(/<tool_call>|\[TOOL_CALLS\]/);
   return { calls: usable, text: tag === -1 ? "" : text.slice(0, tag).trim() };
 }
 
@@ -62,7 +63,10 @@ export function shouldRecover(rules: OutputRules): boolean {
   return mode === "required" || mode === "single" || (mode === "auto" && rules.recoverTextToolCallsOnAuto);
 }
 
+/** A call to a name that could be two tools is kept: finalizing it re-asks with the candidates named, never guessing. */
 function argumentsAreValid(call: ProviderToolCall, rules: OutputRules): boolean {
+  const match = matchToolName(call.name, rules.validators.keys());
+  if (match === undefined || !("name" in match)) return match !== undefined;
   const parsed = parseToolArguments(call.args);
-  return parsed.ok && rules.validators.get(call.name)!.validate(parsed.args).success;
+  return parsed.ok && rules.validators.get(match.name)!.validate(parsed.args).success;
 }

@@ -1,6 +1,8 @@
 import { isPlainObject } from "../schema/json-schema.js";
 import type { ProviderToolCall } from "../output.js";
 import { maxRepairLength, parseJSONValue, parseJSONValues, type ParsedJSON } from "./parse-json-value.js";
+import { mistralMarker, mistralToolCalls } from "./mistral-tool-calls.js";
+import { pythonicToolCalls } from "./pythonic-tool-calls.js";
 import { taggedBlocks } from "./tagged-blocks.js";
 
 /** At most this many calls are read from one reply (a reply with more is not a sane tool call). */
@@ -8,9 +10,12 @@ const maxRecoveredCalls = 16;
 
 /**
  * Finds tool calls that a model wrote as text instead of calling the tool, in the forms weak and
- * local models really produce: `<tool_call>{json}</tool_call>`, Qwen's
- * `<function=name><parameter=key>value</parameter></function>`, a ```json fence, or a bare
- * `{"name": …, "arguments" | "parameters": …}` envelope (also OpenAI's `{type, function}` shape).
+ * local models really produce: `<tool_call>{json}</tool_call>` (Hermes, Qwen 2.5 / 3), Qwen3-Coder's
+ * `<function=name><parameter=key>value</parameter></function>`, Llama 3.1's
+ * `<function=name>{json}</function>`, Mistral's `[TOOL_CALLS]` (a JSON list, or `name[ARGS]{json}`),
+ * Python-style calls (Llama 3.2 / 4's `[get_weather(city="Paris")]`, Gemma's ```` ```tool_code ````),
+ * a ```json fence, or a bare `{"name": …, "arguments" | "parameters": …}` envelope (also OpenAI's
+ * `{type, function}` shape); Llama's `<|python_tag|>` and end-of-turn tokens around them are ignored.
  * Only names that `isKnownTool` accepts are returned; arguments are left raw for the caller to parse.
  * A `<parameter=…>` value is text; `wantsText(tool, parameter)` says where the tool's schema takes
  * text, so that `27422` stays the string an order id is rather than becoming a number.
@@ -28,14 +33,28 @@ export function recoverTextToolCalls(
   const tagged = blocks.filter((block) => block.closed || !complete).map((block) => block.body);
   const candidates = blocks.length > 0 ? tagged : [text];
   const calls: ProviderToolCall[] = [];
-  for (const candidate of candidates) {
-    calls.push(
-      ...(candidate.includes("<function=")
-        ? fromFunctionTags(candidate, wantsText, complete)
-        : fromJSON(candidate, complete)),
-    );
-  }
+  for (const candidate of candidates)
+    calls.push(...fromCandidate(withoutSpecialTokens(candidate), wantsText, complete));
   return calls.filter((call) => isKnownTool(call.name)).slice(0, maxRecoveredCalls);
+}
+
+function fromCandidate(
+  text: string,
+  wantsText: (toolName: string, parameter: string) => boolean,
+  complete: boolean,
+): ProviderToolCall[] {
+  if (text.includes("<function=")) return fromFunctionTags(text, wantsText, complete);
+  if (text.includes(mistralMarker)) {
+    return mistralToolCalls(text, maxRecoveredCalls) ?? fromJSON(text.split(mistralMarker).join(" "), complete);
+  }
+  return pythonicToolCalls(text) ?? fromJSON(text, complete);
+}
+
+/** Llama's tool and end-of-turn tokens, which a server that does not parse the call leaves in the text. */
+function withoutSpecialTokens(text: string): string {
+  return text.includes("<|")
+    ? text.replace(/<\|(?:python_tag|python_start|python_end|eom_id|eot_id|eom|eot)\|>/g, "\n")
+    : text;
 }
 
 function fromFunctionTags(
@@ -49,6 +68,8 @@ function fromFunctionTags(
   return functions.flatMap(({ attribute, body }) => {
     const args: Record<string, unknown> = {};
     const parameters = taggedBlocks(body, "<parameter=", "</parameter>", 256);
+    // Llama 3.1's form: the arguments are one JSON object, `<function=search>{"query": "keelson"}</function>`.
+    if (parameters.length === 0) return [{ name: attribute, args: body.trim() || {} }];
     if (complete && parameters.some((parameter) => !parameter.closed)) return [];
     for (const parameter of parameters) {
       if (parameter.attribute === "__proto__" || parameter.attribute === "") continue;

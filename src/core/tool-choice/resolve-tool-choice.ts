@@ -66,15 +66,15 @@ export function resolveToolChoice(
           "Leave out tools, or ask with toolChoice 'required' or a single tool: keelson then forces the call through structured output.",
         );
       }
-      return support.has("auto")
-        ? { rung: "native", tools: tools.slice(), toolChoice: "auto", readsUnion: false, allowedTools: tools }
-        : {
-            rung: "emulated",
-            reason: "tool_choice 'auto' is not supported: tools are sent without it",
-            tools: tools.slice(),
-            readsUnion: false,
-            allowedTools: tools,
-          };
+      // Tools without a tool_choice is "auto" on every provider: where the value itself is refused
+      // (Ollama ignores it, some gateways reject it) it is left out, and nothing else changes.
+      return {
+        rung: "native",
+        tools: tools.slice(),
+        ...(support.has("auto") ? { toolChoice: "auto" as const } : {}),
+        readsUnion: false,
+        allowedTools: tools,
+      };
     case "required":
       if (support.has("required")) {
         return { rung: "native", tools: tools.slice(), toolChoice: "required", readsUnion: false, allowedTools: tools };

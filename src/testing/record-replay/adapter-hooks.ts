@@ -24,6 +24,7 @@ export function profileOf(model: ChatModel): Cassette["profile"] {
     supportsStructuredOutput: model.supportsStructuredOutput,
     supportsTopLevelUnion: model.supportsTopLevelUnion,
     strictResponseFormat: model.strictResponseFormat,
+    unsupportedParameters: [...model.unsupportedParameters],
   };
 }
 
@@ -37,6 +38,7 @@ export function settingsOf(model: ChatModel): CassetteSettings {
     recoverTextToolCallsOnAuto: model.recoverTextToolCallsOnAuto,
     retryOnEmptyResponse: model.retryOnEmptyResponse,
     toolCallFallbackViaResponseFormat: model.toolCallFallbackViaResponseFormat,
+    strictParameters: model.strictParameters,
     maxRepairAttempts: model.maxRepairAttempts,
     maxRetries: model.retry.maxRetries,
   };

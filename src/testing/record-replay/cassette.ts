@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { ParameterName } from "../../core/parameters/parameter-name.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelParameters, ProviderInput } from "../../core/input.js";
@@ -35,6 +36,8 @@ export interface CassetteSettings {
   recoverTextToolCallsOnAuto: boolean;
   retryOnEmptyResponse: boolean;
   toolCallFallbackViaResponseFormat: boolean;
+  /** Absent in cassettes written before keelson recorded it: false. */
+  strictParameters?: boolean;
   maxRepairAttempts: number;
   maxRetries: number;
 }
@@ -50,6 +53,8 @@ export interface Cassette {
     supportsStructuredOutput: boolean;
     supportsTopLevelUnion: boolean;
     strictResponseFormat: boolean;
+    /** Absent in cassettes written before keelson recorded it: none. */
+    unsupportedParameters?: ParameterName[];
   };
   /** Absent in cassettes written before keelson recorded settings: the defaults apply. */
   settings?: CassetteSettings;

@@ -61,6 +61,9 @@ describe.skipIf(!hasSharedFixtures)(
         const body = fixture("api-chat-nonstream-one-tool-call.docs.json");
         server.handle(replyWith(body));
         const model = createOllamaModel(server.url);
+        // Tools without tool_choice is Ollama's own auto: nothing fell back, so nothing says it did.
+        const fallbacks: unknown[] = [];
+        model.emitter.on("fallback", (event) => fallbacks.push(event));
         const { output, chunks } = await runCall(
           model,
           { messages: [user("What is the weather in Tokyo?")], tools: [weatherTool] },
@@ -86,7 +89,8 @@ describe.skipIf(!hasSharedFixtures)(
         expect(output.toolCalls[0]!.id).toMatch(callId);
         expect(output.finishReason).toBe("tool-calls");
         expect(output.usage).toEqual({ inputTokens: 169, outputTokens: 18, totalTokens: 187 });
-        expect(output.meta.toolChoice).toBe("emulated");
+        expect(output.meta.toolChoice).toBe("native");
+        expect(fallbacks).toEqual([]);
         if (mode === "create") expect(output.raw).toEqual(body);
         else
           expect(chunks.filter((chunk) => chunk.type === "tool-call")).toEqual([

@@ -159,7 +159,10 @@ describe("OpenAIChatModel", () => {
 
     it("should map parameters and merge providerOptions into the body", async () => {
       answerText("ok");
-      await run(model({ maxTokensField: "max_completion_tokens" }), {
+      const openai = model({ maxTokensField: "max_completion_tokens" });
+      const warnings: string[] = [];
+      openai.emitter.on("warning", (event) => warnings.push(`${event.code}: ${event.message}`));
+      await run(openai, {
         messages: user,
         parameters: {
           temperature: 0.2,
@@ -190,6 +193,10 @@ describe("OpenAIChatModel", () => {
       });
       expect(body).not.toHaveProperty("max_tokens");
       expect(body).not.toHaveProperty("top_k");
+      // topK alone has no Chat Completions field: it is the one parameter said to be dropped.
+      expect(warnings).toEqual([
+        expect.stringMatching(/^unsupported-parameter: openai gpt-4o-mini has no parameter 'topK'/),
+      ]);
     });
 
     it("should keep stream its own when providerOptions set it, and always ask a stream for usage", async () => {

@@ -43,6 +43,18 @@ describe("the tool_choice ladder", () => {
       expect(scripted.calls[0]!.tools).toHaveLength(2);
     });
 
+    it("should report auto without 'auto' in the support set as native: the tools without a tool_choice, and no fallback", async () => {
+      // An empty support set (Ollama's profile): tools with no tool_choice is what auto means there.
+      const scripted = model([toolCallStep("weather", { city: "Oslo" })], []);
+      const fallbacks: FallbackEvent[] = [];
+      scripted.emitter.on("fallback", (event) => fallbacks.push(event));
+      const { output } = await runCall(scripted, ask, mode);
+      expect(output.meta.toolChoice).toBe("native");
+      expect(scripted.calls[0]!.tools!.map((tool) => tool.name)).toEqual(["weather", "time"]);
+      expect(scripted.calls[0]!).not.toHaveProperty("toolChoice");
+      expect(fallbacks).toEqual([]);
+    });
+
     it("should emulate none by sending no tools", async () => {
       const scripted = model([textStep("Sunny.")], ["auto", "required"]);
       const fallbacks: FallbackEvent[] = [];

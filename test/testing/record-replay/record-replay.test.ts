@@ -68,6 +68,21 @@ describe("RecordingChatModel and ReplayChatModel", () => {
       );
     });
 
+    it("should record the parameters the model drops, so a replay drops and warns the same", async () => {
+      const cassette = join(folder, "dropped.json");
+      const live = new ScriptedChatModel([textStep("hi")], { unsupportedParameters: ["seed"] });
+      const input = { messages: [user("Hello")], parameters: { seed: 7, temperature: 0 } };
+      await runCall(new RecordingChatModel(live, { cassette }), input, mode);
+      expect(live.calls[0]!.parameters).toEqual({ temperature: 0 });
+
+      const replay = new ReplayChatModel(cassette);
+      const warnings: string[] = [];
+      replay.emitter.on("warning", (event) => warnings.push(event.code));
+      expect([...replay.unsupportedParameters]).toEqual(["seed"]);
+      expect((await runCall(replay, input, mode)).output.text).toBe("hi");
+      expect(warnings).toEqual(["unsupported-parameter"]);
+    });
+
     it("should fail loudly on an input it has not seen, with a diff of the nearest recorded input", async () => {
       const cassette = join(folder, "one.json");
       await runCall(
