@@ -62,6 +62,8 @@ export class AnthropicChatModel extends ChatModel {
       toolChoiceSupport: ["auto", "none", "required", "single"],
       supportsStructuredOutput: false,
       supportsTopLevelUnion: false,
+      // The Messages API has no seed or penalties; its effort travels as output_config.effort (providerOptions).
+      unsupportedParameters: ["seed", "frequencyPenalty", "presencePenalty", "reasoningEffort"],
     });
     if (defaultMaxTokens !== undefined && !(Number.isInteger(defaultMaxTokens) && defaultMaxTokens > 0)) {
       throw new TypeError(`AnthropicChatModel: defaultMaxTokens must be a positive integer, got ${defaultMaxTokens}.`);

@@ -76,6 +76,8 @@ export class OpenAIResponsesChatModel extends ChatModel {
       supportsStructuredOutput: true,
       supportsTopLevelUnion: false,
       strictResponseFormat: true,
+      // The Responses API has no stop sequences, seed, penalties or top_k.
+      unsupportedParameters: ["stop", "seed", "frequencyPenalty", "presencePenalty", "topK"],
     });
     this.client = sdk;
     this.store = store;

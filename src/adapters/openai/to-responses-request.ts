@@ -20,7 +20,8 @@ export interface ResponsesStorage {
  * `strict: false` (keelson validates arguments itself, and a tool schema need not be in strict
  * form). A model built with `store: false` sends `store: false` and asks for
  * `reasoning.encrypted_content`, so that reasoning round-trips without OpenAI keeping it.
- * `parameters.stop` and `seed` have no Responses field and are not sent. `providerOptions` are
+ * `stop`, `seed`, the penalties and `topK` have no Responses field: the model declares them
+ * unsupported, so the base class drops them with a warning. `providerOptions` are
  * merged last (any field the API has: `include`, `reasoning: { summary }`, `previous_response_id`, …),
  * one level deep, except `stream`, which is the adapter's.
  */

@@ -60,6 +60,20 @@ describe("AnthropicChatModel wire", () => {
     });
   });
 
+  it("drops the parameters the Messages API has no field for, with one warning each", async () => {
+    answer(server, own("message-text-cache-usage.json"));
+    const subject = model();
+    const warnings: string[] = [];
+    subject.emitter.on("warning", (event) => void warnings.push(event.message));
+    await subject.create({ messages: user, parameters: { seed: 7, presencePenalty: 0.5, temperature: 0.1 } });
+    expect(body().seed).toBeUndefined();
+    expect(body().temperature).toBe(0.1);
+    expect(warnings).toEqual([
+      expect.stringContaining("no parameter 'seed'"),
+      expect.stringContaining("no parameter 'presencePenalty'"),
+    ]);
+  });
+
   it("needs an API key", () => {
     const saved = process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;

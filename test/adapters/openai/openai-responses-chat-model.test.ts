@@ -64,8 +64,22 @@ describe("OpenAIResponsesChatModel wire", () => {
       reasoning: { effort: "low" },
       stream: false,
     });
-    // The Responses API has no stop sequences: not sent.
+    // The Responses API has no stop sequences: not sent, and said so.
     expect(body().stop).toBeUndefined();
+  });
+
+  it("warns about the parameters it drops (stop, seed)", async () => {
+    answer(server, own("responses-text-usage.json"));
+    const subject = model();
+    const warnings: string[] = [];
+    subject.emitter.on("warning", (event) => void warnings.push(event.message));
+    await subject.create({ messages: user, parameters: { stop: ["###"], seed: 3 } });
+    expect(body().stop).toBeUndefined();
+    expect(body().seed).toBeUndefined();
+    expect(warnings).toEqual([
+      expect.stringContaining("no parameter 'stop'"),
+      expect.stringContaining("no parameter 'seed'"),
+    ]);
   });
 
   it("asks for structured output through text.format json_schema (strict)", async () => {
