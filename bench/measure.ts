@@ -25,11 +25,22 @@ const worker = fileURLToPath(new URL("./worker.mjs", import.meta.url));
 const importWorker = fileURLToPath(new URL("./import-worker.mjs", import.meta.url));
 const overheadWorker = fileURLToPath(new URL("./overhead-worker.mjs", import.meta.url));
 const segmentsWorker = fileURLToPath(new URL("./segments-worker.mjs", import.meta.url));
+const runToolsWorker = fileURLToPath(new URL("./run-tools-worker.mjs", import.meta.url));
 
 /** keelson's own time per call and per stream on a canned adapter (no network, no SDK), in a tight loop. */
 export interface OverheadSample {
   callUs: number;
   streamUs: number;
+}
+
+/**
+ * The agent loop's own cost on a canned adapter (CPU µs, medians of a worker's rounds): a 5-step
+ * `runTools` run, the same loop written by hand, and what runTools adds per step beyond the model calls.
+ */
+export interface RunToolsSample {
+  runToolsUs: number;
+  handLoopUs: number;
+  perStepUs: number;
 }
 
 /**
@@ -93,6 +104,12 @@ export async function measureOverhead(config: BenchConfig): Promise<OverheadSamp
   const { result, stderr } = await runNode(overheadWorker, [], { BENCH_LISTENERS: config.listeners });
   keepWarnings(stderr);
   return result as OverheadSample;
+}
+
+export async function measureRunTools(config: BenchConfig): Promise<RunToolsSample> {
+  const { result, stderr } = await runNode(runToolsWorker, [], { BENCH_LISTENERS: config.listeners });
+  keepWarnings(stderr);
+  return result as RunToolsSample;
 }
 
 export async function measureSegments(

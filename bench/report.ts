@@ -1,5 +1,5 @@
 import type { BenchConfig, Provider } from "./config.js";
-import type { OverheadSample, SegmentsSample } from "./measure.js";
+import type { OverheadSample, RunToolsSample, SegmentsSample } from "./measure.js";
 import type { CallCase, ImportCase, Target } from "./summarize.js";
 
 export interface BenchResults {
@@ -11,6 +11,8 @@ export interface BenchResults {
   imports: ImportCase[];
   /** keelson's own time on a canned adapter, without network or SDK (median of the processes). */
   overhead: OverheadSample | undefined;
+  /** The agent loop's own cost on a canned adapter (median of the processes). */
+  runTools: RunToolsSample | undefined;
   /** A native call on the loopback split where both sides pass, per provider (medians of the rounds). */
   segments: { provider: Provider; raw: SegmentsSample; keelson: SegmentsSample }[];
   targets: Target[];
@@ -61,6 +63,14 @@ export function markdownReport(results: BenchResults): string {
       "",
       `keelson's own time on a canned adapter (no network, no SDK), in a tight loop: ${results.overhead.callUs.toFixed(1)} µs per call, ` +
         `${results.overhead.streamUs.toFixed(1)} µs per stream of ~210 chunks.`,
+    );
+  }
+  if (results.runTools) {
+    const { runToolsUs, handLoopUs, perStepUs } = results.runTools;
+    lines.push(
+      "",
+      `runTools on a canned adapter, a 5-step run (CPU time): ${runToolsUs.toFixed(1)} µs, against ${handLoopUs.toFixed(1)} µs ` +
+        `for the same loop by hand: ${perStepUs.toFixed(1)} µs per step beyond the model calls.`,
     );
   }
   if (results.segments.length > 0) {

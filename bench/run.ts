@@ -10,10 +10,18 @@ import type {
   Kind,
   OverheadSample,
   Path,
+  RunToolsSample,
   SegmentsSample,
   Side,
 } from "./measure.js";
-import { measureCalls, measureImport, measureOverhead, measureSegments, workerWarnings } from "./measure.js";
+import {
+  measureCalls,
+  measureImport,
+  measureOverhead,
+  measureRunTools,
+  measureSegments,
+  workerWarnings,
+} from "./measure.js";
 import { markdownReport, summaryLine, type BenchResults } from "./report.js";
 import { checkTargets, collect, medianSample, type CallCase, type ImportCase } from "./summarize.js";
 
@@ -31,6 +39,7 @@ const server = await startFakeServer();
 const callSamples = new Map<string, Record<Side, CallSample[]>>();
 const importSamples = new Map<string, Record<Side, ImportSample[]>>();
 const overheadSamples: OverheadSample[] = [];
+const runToolsSamples: RunToolsSample[] = [];
 const segmentSamples = new Map<Provider, Record<Side, SegmentsSample[]>>();
 try {
   for (let round = 0; round < config.rounds; round++) {
@@ -58,6 +67,10 @@ try {
   if (casePattern.test("overhead")) {
     log(`keelson's own time on a canned adapter (${config.rounds} processes)`);
     for (let round = 0; round < config.rounds; round++) overheadSamples.push(await measureOverhead(config));
+  }
+  if (casePattern.test("run-tools")) {
+    log(`runTools' own cost per step on a canned adapter (${config.rounds} processes)`);
+    for (let round = 0; round < config.rounds; round++) runToolsSamples.push(await measureRunTools(config));
   }
   if (casePattern.test("segments")) {
     log(`where a native call's time goes, per side (${config.rounds} rounds)`);
@@ -90,6 +103,7 @@ const results: BenchResults = {
   calls,
   imports,
   overhead: overheadSamples.length > 0 ? medianSample(overheadSamples) : undefined,
+  runTools: runToolsSamples.length > 0 ? medianSample(runToolsSamples) : undefined,
   segments: [...segmentSamples].map(([provider, samples]) => ({
     provider,
     raw: medianSample(samples.raw),

@@ -1,27 +1,30 @@
 /**
- * Quickstart: a small incident agent. It looks an incident up with one tool, then answers with
- * another, forcing a tool call at every turn — on the scripted model by default, or on a real
- * provider with KEELSON_MODEL=ollama:llama3.1 (or openai:gpt-4o, bedrock:…). Same agent code.
+ * Quickstart: a small incident agent on `runTools`. It looks an incident up with one tool, then
+ * answers with another, forcing a tool call at every turn — on the scripted model by default, or
+ * on a real provider with KEELSON_MODEL=ollama:llama3.1 (or openai:gpt-4o, bedrock:…). Same agent code.
  */
 import { z } from "zod";
-import { createChatModel, defineTool, type ChatModel, type Message } from "keelson";
+import { createChatModel, defineTool, runTools, type ChatModel, type RunStep } from "keelson";
 import { ScriptedChatModel, toolCallStep } from "keelson/testing";
+
+const incidents: Record<string, string> = {
+  "INC-001": "auth-api outage since 09:12 UTC; login fails with 503; owner: identity team",
+};
 
 const lookupIncident = defineTool({
   name: "lookup_incident",
   description: "Look up an incident by its id.",
   inputSchema: z.object({ incident_id: z.string().describe("An id such as INC-001") }),
+  // What it returns goes back to the model, "no such incident" included.
+  execute: ({ incident_id }) => incidents[String(incident_id)] ?? "no such incident",
 });
 
+// No execute: a call to it ends the run, and the run hands it back as `run.toolCalls`.
 const answer = defineTool({
   name: "answer",
   description: "Give the final answer to the user.",
   inputSchema: z.object({ summary: z.string() }),
 });
-
-const incidents: Record<string, string> = {
-  "INC-001": "auth-api outage since 09:12 UTC; login fails with 503; owner: identity team",
-};
 
 async function chooseModel(): Promise<ChatModel> {
   const name = process.env.KEELSON_MODEL;
@@ -37,30 +40,35 @@ async function chooseModel(): Promise<ChatModel> {
   return createChatModel(name);
 }
 
-export async function runAgent(model: ChatModel, question: string): Promise<string> {
-  const messages: Message[] = [
-    { role: "system", content: "You are an on-call assistant. Look incidents up before answering." },
-    { role: "user", content: question },
-  ];
-  console.log(`user: ${question}`);
-  for (let turn = 0; turn < 5; turn++) {
-    const output = await model.create({ messages, tools: [lookupIncident, answer], toolChoice: "required" });
-    messages.push(output.message);
-    for (const call of output.toolCalls) {
-      console.log(
-        `assistant → ${call.name}(${JSON.stringify(call.args)})   [tool_choice rung: ${output.meta.toolChoice}]`,
-      );
-      if (call.name === "answer") {
-        const summary = String(call.args.summary);
-        console.log(`assistant: ${summary}`);
-        return summary;
-      }
-      const result = incidents[String(call.args.incident_id)] ?? "no such incident";
-      console.log(`tool ${call.name}: ${result}`);
-      messages.push({ role: "tool", toolCallId: call.id, toolName: call.name, content: result });
-    }
+/** Prints a step as it ends: each call the model made, then what its tool returned. */
+function printStep(step: RunStep): void {
+  for (const call of step.output.toolCalls) {
+    console.log(
+      `assistant → ${call.name}(${JSON.stringify(call.args)})   [tool_choice rung: ${step.output.meta.toolChoice}]`,
+    );
+    const result = step.toolResults.find((each) => each.toolCall.id === call.id);
+    if (result) console.log(`tool ${call.name}: ${result.message.content}`);
   }
-  throw new Error("The agent did not answer within 5 turns.");
+}
+
+export async function runAgent(model: ChatModel, question: string): Promise<string> {
+  console.log(`user: ${question}`);
+  const run = await runTools({
+    model,
+    messages: [
+      { role: "system", content: "You are an on-call assistant. Look incidents up before answering." },
+      { role: "user", content: question },
+    ],
+    tools: [lookupIncident, answer],
+    toolChoice: "required",
+    maxSteps: 5,
+    onStep: printStep,
+  });
+  const final = run.toolCalls.find((call) => call.name === "answer");
+  if (!final) throw new Error(`The agent ended without calling 'answer' (it said: ${JSON.stringify(run.text)}).`);
+  const summary = String(final.args.summary);
+  console.log(`assistant: ${summary}`);
+  return summary;
 }
 
 const model = await chooseModel();

@@ -47,7 +47,7 @@ export type {
   ProviderToolCall,
 } from "./core/output.js";
 export type { Usage } from "./core/usage.js";
-export { defineTool, type Tool, type ToolDefinition } from "./core/tool.js";
+export { defineTool, type Tool, type ToolDefinition, type ToolExecuteContext } from "./core/tool.js";
 export type { JSONSchema } from "./core/schema/json-schema.js";
 export type { SchemaInput } from "./core/schema/schema-input.js";
 export type { ChatModelChunk } from "./core/stream/chat-model-chunk.js";
@@ -68,3 +68,16 @@ export {
   type OpenAICompatiblePreset,
   type OpenAICompatibleServer,
 } from "./openai-compatible-presets.js";
+export { runTools } from "./run-tools/run-tools.js";
+export { streamTools, ToolRunStream } from "./run-tools/stream-tools.js";
+export type {
+  RunToolsOptions,
+  RunCallOptions,
+  RunResult,
+  RunObject,
+  AuthorizeContext,
+  Authorization,
+} from "./run-tools/run-tools-options.js";
+export type { RunStep, ToolResult } from "./run-tools/run-step.js";
+export type { RunPart } from "./run-tools/run-part.js";
+export { RunError, type RunErrorReason, type RunErrorOptions } from "./run-tools/run-error.js";

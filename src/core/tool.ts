@@ -1,6 +1,15 @@
+import type { ToolCall } from "./messages.js";
 import type { JSONSchema } from "./schema/json-schema.js";
 import type { SchemaInput } from "./schema/schema-input.js";
 import { toJSONSchema } from "./schema/to-json-schema.js";
+
+/** What a tool's `execute` is given beside its arguments. */
+export interface ToolExecuteContext {
+  /** Aborts when the run is aborted: pass it on to what the tool awaits (fetch, a query). */
+  signal: AbortSignal;
+  /** The call being executed. */
+  toolCall: ToolCall;
+}
 
 /** What `defineTool` takes. */
 export interface ToolDefinition {
@@ -10,6 +19,12 @@ export interface ToolDefinition {
   description?: string;
   /** A zod v4 schema, a zod v3 schema, or a JSON Schema object for the tool's arguments. */
   inputSchema: SchemaInput;
+  /**
+   * Runs the tool, for `runTools`: its return value goes back to the model as the tool message (a
+   * string as is, anything else as JSON). A tool without it ends a run that calls it, the call left
+   * to the caller. @default none
+   */
+  execute?: (args: Record<string, unknown>, context: ToolExecuteContext) => unknown;
 }
 
 /** A tool the model may call. Its JSON Schema is computed once, when the tool is defined. */
@@ -30,7 +45,7 @@ export function defineTool(definition: ToolDefinition): Tool {
   if (definition === null || typeof definition !== "object") {
     throw new TypeError("defineTool expects { name, description?, inputSchema }.");
   }
-  const { name, description, inputSchema } = definition;
+  const { name, description, inputSchema, execute } = definition;
   if (typeof name !== "string" || !toolNamePattern.test(name)) {
     throw new TypeError(
       `Invalid tool name ${JSON.stringify(name)}: use 1-64 letters, digits, '_' or '-' (providers reject anything else).`,
@@ -39,6 +54,11 @@ export function defineTool(definition: ToolDefinition): Tool {
   if (description != null && typeof description !== "string") {
     throw new TypeError(
       `Tool '${name}': description must be a string, got ${describeValue(description)} (providers reject anything else).`,
+    );
+  }
+  if (execute !== undefined && typeof execute !== "function") {
+    throw new TypeError(
+      `Tool '${name}': execute must be a function (args, context) => result, got ${describeValue(execute)}.`,
     );
   }
   if (inputSchema === undefined) {
@@ -62,6 +82,7 @@ export function defineTool(definition: ToolDefinition): Tool {
     parameters: parameters.type === undefined ? { type: "object", ...parameters } : parameters,
     // A null description (how some tool listings say 'none') is none.
     ...(description == null ? {} : { description }),
+    ...(execute === undefined ? {} : { execute }),
   };
   defined.add(tool);
   return tool;

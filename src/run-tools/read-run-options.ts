@@ -1,0 +1,49 @@
+import type { Tool, ToolDefinition } from "../core/tool.js";
+import type { RunToolsOptions } from "./run-tools-options.js";
+
+/** A run's settings, checked and with their defaults. */
+export interface RunSettings {
+  tools: ReadonlyMap<string, Tool | ToolDefinition>;
+  maxSteps: number;
+  concurrency: number;
+  toolErrors: "send" | "throw";
+}
+
+/** Checks a run's options before any call, with a TypeError that says what to pass instead. */
+export function readRunOptions(options: RunToolsOptions): RunSettings {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError("runTools expects { model, messages, tools, … }.");
+  }
+  const { model, messages, tools, maxSteps = 10, concurrency = 4, toolErrors = "send" } = options;
+  if (model === null || typeof model !== "object" || typeof model.create !== "function") {
+    throw new TypeError(
+      "runTools needs a model: pass { model: a ChatModel (createChatModel, new OpenAIChatModel, …) }.",
+    );
+  }
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw new TypeError("runTools needs messages: a non-empty array, e.g. [{ role: 'user', content: '…' }].");
+  }
+  if (!Array.isArray(tools)) throw new TypeError("runTools needs tools: an array of tools (see defineTool).");
+  const byName = new Map<string, Tool | ToolDefinition>();
+  for (const tool of tools) {
+    const name: unknown = tool?.name;
+    if (typeof name !== "string") throw new TypeError("Each of runTools' tools needs a name (see defineTool).");
+    if (byName.has(name)) throw new TypeError(`Two tools are named '${name}': give each tool of a run its own name.`);
+    byName.set(name, tool);
+  }
+  if (!(Number.isInteger(maxSteps) && maxSteps >= 1)) {
+    throw new TypeError(`maxSteps must be a positive integer (model calls at most), got ${String(maxSteps)}.`);
+  }
+  if (!((Number.isInteger(concurrency) && concurrency >= 1) || concurrency === Infinity)) {
+    throw new TypeError(`concurrency must be a positive integer or Infinity, got ${String(concurrency)}.`);
+  }
+  if (toolErrors !== "send" && toolErrors !== "throw") {
+    throw new TypeError(`toolErrors must be "send" or "throw", got ${JSON.stringify(toolErrors)}.`);
+  }
+  for (const hook of ["authorize", "onStep"] as const) {
+    if (options[hook] !== undefined && typeof options[hook] !== "function") {
+      throw new TypeError(`${hook} must be a function, got ${typeof options[hook]}.`);
+    }
+  }
+  return { tools: byName, maxSteps, concurrency, toolErrors };
+}

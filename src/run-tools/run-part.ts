@@ -1,0 +1,13 @@
+import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
+import type { RunStep, ToolResult } from "./run-step.js";
+
+/**
+ * What `streamTools` yields, as it happens: `step-start` before each model call, the model's
+ * chunks (a `reset` voids what came before it in that step), each `tool-result` as its tool
+ * settles (in completion order), and `step-finish` with the whole step.
+ */
+export type RunPart =
+  | ChatModelChunk
+  | { type: "step-start"; stepIndex: number }
+  | { type: "tool-result"; stepIndex: number; toolResult: ToolResult }
+  | { type: "step-finish"; step: RunStep };
