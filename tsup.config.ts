@@ -10,6 +10,7 @@ export default defineConfig({
     "adapters/bedrock/index": "src/adapters/bedrock/index.ts",
     "adapters/anthropic/index": "src/adapters/anthropic/index.ts",
     "otel/index": "src/otel/index.ts",
+    "eval/index": "src/eval/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
@@ -17,7 +18,6 @@ export default defineConfig({
   sourcemap: true,
   splitting: true,
   treeshake: true,
-  minifyWhitespace: true,
   target: "node20",
   // Every entry gets the root module injected, so every entry reaches the same files and the
   // build emits one shared chunk instead of one per set of entries that use a file: importing
@@ -35,5 +35,7 @@ export default defineConfig({
     "zod",
     "vitest",
     "@opentelemetry/api",
+    "echarts",
+    "cli-progress",
   ],
 });

@@ -4,7 +4,7 @@
  * on a real provider with KEELSON_MODEL=ollama:llama3.1 (or openai:gpt-4o, bedrock:…). Same agent code.
  */
 import { z } from "zod";
-import { createChatModel, defineTool, runTools, type ChatModel, type RunStep } from "keelson";
+import { createChatModel, defineTool, runTools, type ChatModel, type ChatModelName, type RunStep } from "keelson";
 import { ScriptedChatModel, toolCallStep } from "keelson/testing";
 
 const incidents: Record<string, string> = {
@@ -37,7 +37,8 @@ async function chooseModel(): Promise<ChatModel> {
       }),
     ]);
   }
-  return createChatModel(name);
+  // A name read at run time: createChatModel checks the provider when it builds the model.
+  return createChatModel(name as ChatModelName);
 }
 
 /** Prints a step as it ends: each call the model made, then what its tool returned. */

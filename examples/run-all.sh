@@ -25,5 +25,18 @@ if ! diff -r "$scratch" examples/cassettes --exclude README.md; then
   echo "examples/cassettes/ differ from a fresh recording: run 'npx tsx examples/record-cassettes.ts' and commit the result." >&2
   exit 1
 fi
+# The starter eval suite (examples/eval/), replayed offline from its cassettes: both case formats,
+# then the cassettes recorded again against the fake Ollama and compared, as above.
+run npx tsx examples/eval/keelson.ts eval --model ollama:qwen3:8b --cases examples/eval/cases \
+  --replay examples/eval/cassettes/cases --min-success-rate 0.9
+run npx tsx examples/eval/keelson.ts eval --model ollama:qwen3:8b --cases examples/eval/seed \
+  --replay examples/eval/cassettes/seed
+eval_scratch=$(mktemp -d)
+trap 'rm -rf "$scratch" "$eval_scratch"' EXIT
+KEELSON_CASSETTE_DIR="$eval_scratch" run npx tsx examples/eval/record-cassettes.ts
+if ! diff -r "$eval_scratch" examples/eval/cassettes; then
+  echo "examples/eval/cassettes/ differ from a fresh recording: run 'npx tsx examples/eval/record-cassettes.ts' and commit the result." >&2
+  exit 1
+fi
 echo
 echo "all examples ran"

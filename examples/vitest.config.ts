@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^keelson\/testing$/, replacement: src("testing/index.ts") },
       { find: /^keelson\/(openai|azure-openai|ollama|bedrock)$/, replacement: src("adapters/$1/index.ts") },
       { find: /^keelson\/otel$/, replacement: src("otel/index.ts") },
+      { find: /^keelson\/eval$/, replacement: src("eval/index.ts") },
     ],
   },
   test: {

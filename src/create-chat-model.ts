@@ -1,8 +1,12 @@
 import { AnthropicChatModel, type AnthropicChatModelOptions } from "./adapters/anthropic/index.js";
-import { AzureOpenAIChatModel, type AzureOpenAIChatModelOptions } from "./adapters/azure-openai/index.js";
-import { BedrockChatModel, type BedrockChatModelOptions } from "./adapters/bedrock/index.js";
-import { OllamaChatModel, type OllamaChatModelOptions } from "./adapters/ollama/index.js";
-import { OpenAIChatModel, type OpenAIChatModelOptions } from "./adapters/openai/index.js";
+import { AzureOpenAIChatModel } from "./adapters/azure-openai/index.js";
+import type { AzureOpenAIChatModelOptions } from "./adapters/azure-openai/azure-openai-chat-model-options.js";
+import { BedrockChatModel } from "./adapters/bedrock/index.js";
+import type { BedrockChatModelOptions } from "./adapters/bedrock/bedrock-chat-model-options.js";
+import { OllamaChatModel } from "./adapters/ollama/index.js";
+import type { OllamaChatModelOptions } from "./adapters/ollama/ollama-chat-model-options.js";
+import { OpenAIChatModel } from "./adapters/openai/index.js";
+import type { OpenAIChatModelOptions } from "./adapters/openai/openai-chat-model-options.js";
 import type { ChatModel } from "./core/chat-model.js";
 import {
   createOpenAICompatibleModel,
@@ -14,7 +18,11 @@ import { ScriptedChatModel, type ScriptedChatModelOptions } from "./testing/scri
 /** The options each OpenAI-compatible server's name takes (see `openAICompatiblePresets`). */
 export type OpenAICompatibleOptionsByServer = { [S in OpenAICompatibleServer]: OpenAIChatModelOptions };
 
-/** The options each provider name takes. */
+/**
+ * The options each provider name takes. A provider added to `createChatModel` is one more member
+ * here (and its factory below): its name then type-checks, with its options. The OpenAI-compatible
+ * servers come from the presets table.
+ */
 export interface ChatModelOptionsByProvider extends OpenAICompatibleOptionsByServer {
   openai: OpenAIChatModelOptions;
   "azure-openai": AzureOpenAIChatModelOptions;
@@ -27,6 +35,13 @@ export interface ChatModelOptionsByProvider extends OpenAICompatibleOptionsBySer
 }
 
 export type ProviderName = keyof ChatModelOptionsByProvider;
+
+/**
+ * A `provider:model` name: a provider `createChatModel` knows, a colon, the model id. A typo in the
+ * provider (`"olama:llama3.1"`) is a compile error; a name read at run time (an environment
+ * variable) is cast to it and checked when the model is built.
+ */
+export type ChatModelName<P extends ProviderName = ProviderName> = `${P}:${string}`;
 
 const factories: { [P in ProviderName]: (modelId: string, options: ChatModelOptionsByProvider[P]) => ChatModel } = {
   openai: (modelId, options) => new OpenAIChatModel(modelId, options),
@@ -60,11 +75,10 @@ function compatibleFactories(): {
  * SDK only when built; a missing SDK is a MissingDependencyError naming the `npm install` to run.
  */
 export function createChatModel<P extends ProviderName>(
-  name: `${P}:${string}`,
+  name: ChatModelName<P>,
   options?: ChatModelOptionsByProvider[P],
 ): ChatModel;
-export function createChatModel(name: string, options?: Record<string, unknown>): ChatModel;
-export function createChatModel(name: string, options: Record<string, unknown> = {}): ChatModel {
+export function createChatModel(name: string, options: object = {}): ChatModel {
   if (typeof name !== "string") throw new TypeError(`createChatModel expects "provider:model", got ${typeof name}.`);
   const colon = name.indexOf(":");
   const provider = (colon === -1 ? name : name.slice(0, colon)).trim().toLowerCase();
@@ -80,5 +94,5 @@ export function createChatModel(name: string, options: Record<string, unknown> =
   if (modelId === "") {
     throw new TypeError(`"${name}" names no model: write "${provider}:<model id>", e.g. "ollama:llama3.1".`);
   }
-  return (factory as (modelId: string, options: Record<string, unknown>) => ChatModel)(modelId, options);
+  return (factory as (modelId: string, options: object) => ChatModel)(modelId, options);
 }

@@ -47,7 +47,18 @@ export type {
   ProviderToolCall,
 } from "./core/output.js";
 export type { Usage } from "./core/usage.js";
-export { defineTool, type Tool, type ToolDefinition, type ToolExecuteContext } from "./core/tool.js";
+export {
+  defineTool,
+  type Tool,
+  type ToolDefinition,
+  type ZodToolDefinition,
+  type ToolFields,
+  type ToolExecuteContext,
+  type ToolCallOf,
+  type AnyTool,
+  type InferToolArgs,
+  type UntypedArgs,
+} from "./core/tool.js";
 export type { JSONSchema } from "./core/schema/json-schema.js";
 export type { SchemaInput } from "./core/schema/schema-input.js";
 export type { ChatModelChunk } from "./core/stream/chat-model-chunk.js";
@@ -62,7 +73,12 @@ export { NullCache } from "./core/cache/null-cache.js";
 export { MemoryCache, type MemoryCacheOptions } from "./core/cache/memory-cache.js";
 export { KeyvCache, type KeyvLike } from "./core/cache/keyv-cache.js";
 export * from "./core/errors/index.js";
-export { createChatModel, type ProviderName, type ChatModelOptionsByProvider } from "./create-chat-model.js";
+export {
+  createChatModel,
+  type ChatModelName,
+  type ProviderName,
+  type ChatModelOptionsByProvider,
+} from "./create-chat-model.js";
 export {
   openAICompatiblePresets,
   type OpenAICompatiblePreset,

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, expectTypeOf, it } from "vitest";
 import { AzureOpenAIChatModel } from "../src/adapters/azure-openai/index.js";
 import { BedrockChatModel } from "../src/adapters/bedrock/index.js";
 import { OllamaChatModel } from "../src/adapters/ollama/index.js";
 import { OpenAIChatModel } from "../src/adapters/openai/index.js";
-import { createChatModel } from "../src/index.js";
+import { createChatModel, type ChatModelName, type ChatModelOptionsByProvider } from "../src/index.js";
 import { ScriptedChatModel } from "../src/testing/index.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -31,11 +31,15 @@ describe("createChatModel", () => {
     ["amazon-bedrock:amazon.nova-micro-v1:0", BedrockChatModel, "bedrock", "amazon.nova-micro-v1:0"],
     ["scripted:agent-test", ScriptedChatModel, "scripted", "agent-test"],
   ])("should build %s, splitting on the first colon only", (name, type, providerId, modelId) => {
-    const model = createChatModel(name, {
-      apiKey: "sk-test",
-      endpoint: "https://example.openai.azure.com",
-      region: "us-east-1",
-    });
+    // A name known only at run time is cast, and checked when the model is built.
+    const model = createChatModel(
+      name as ChatModelName,
+      {
+        apiKey: "sk-test",
+        endpoint: "https://example.openai.azure.com",
+        region: "us-east-1",
+      } as object,
+    );
     expect(model).toBeInstanceOf(type);
     expect([model.providerId, model.modelId]).toEqual([providerId, modelId]);
   });
@@ -47,11 +51,27 @@ describe("createChatModel", () => {
   });
 
   it("should list the known providers for an unknown one, and ask for a model id when there is none", () => {
+    // @ts-expect-error not a provider createChatModel knows
     expect(() => createChatModel("mistral:large")).toThrow(
       /Unknown provider 'mistral'.*Known providers: openai, azure-openai, azure, ollama, bedrock, amazon-bedrock, anthropic, vllm, llamacpp, lmstudio, groq, openrouter, deepseek, together, scripted/,
     );
+    // @ts-expect-error no model id
     expect(() => createChatModel("ollama")).toThrow(/names no model: write "ollama:<model id>"/);
+    // @ts-expect-error not a provider
     expect(() => createChatModel("constructor:x")).toThrow(/Unknown provider/);
+  });
+
+  it("should make a misspelt provider, and another provider's options, compile errors", () => {
+    // @ts-expect-error "olama" is not a provider: the typo fails to compile
+    expect(() => createChatModel("olama:llama3.1")).toThrow(/Unknown provider 'olama'/);
+    // @ts-expect-error region is a Bedrock option, not an Ollama one
+    expect(createChatModel("ollama:llama3.1", { region: "us-east-1" }).providerId).toBe("ollama");
+    expect(createChatModel("bedrock:amazon.nova-micro-v1:0", { region: "us-east-1" }).providerId).toBe("bedrock");
+    expectTypeOf(createChatModel<"ollama">)
+      .parameter(1)
+      .toEqualTypeOf<ChatModelOptionsByProvider["ollama"] | undefined>();
+    expectTypeOf<"ollama:granite4:micro">().toExtend<ChatModelName>();
+    expectTypeOf<"olama:llama3.1">().not.toExtend<ChatModelName>();
   });
 
   it("should raise MissingDependencyError naming the npm install when the provider SDK is absent", async () => {

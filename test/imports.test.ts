@@ -14,6 +14,22 @@ describe("package entry points", () => {
     expect(packages).not.toContain("jest");
   });
 
+  it.each(["src/index.ts", "src/testing/index.ts"])(
+    "%s should load nothing of keelson/eval (nor its chart and progress-bar libraries)",
+    (entry) => {
+      const { files, packages } = importGraph(entry);
+      expect([...files].filter((file) => file.includes("/src/eval/"))).toEqual([]);
+      expect(packages).not.toContain("echarts");
+      expect(packages).not.toContain("cli-progress");
+    },
+  );
+
+  it("keelson/eval should reach its progress bar and its HTML report (the scan sees them; echarts loads on the first report)", () => {
+    const { files, packages } = importGraph("src/eval/index.ts");
+    expect(packages).toContain("cli-progress");
+    expect([...files].some((file) => file.endsWith("src/eval/html-report.ts"))).toBe(true);
+  });
+
   it("should name no root export like a global (the build injects the root into every entry, standing its exports in for free globals)", async () => {
     const rootExports = Object.keys(await import("../src/index.js"));
     expect(rootExports).toContain("ChatModel");
@@ -25,7 +41,10 @@ describe("package entry points", () => {
     expect(packages).toContain("node"); // node: builtins (node:module for lazyRequire) are seen
     expect(packages).toContain("p-retry"); // through a dynamic import()
     expect([...files].some((file) => file.endsWith("run-adapter-conformance.ts"))).toBe(true);
-    expect(importGraph("src/otel/index.ts").packages).toContain("@opentelemetry/api");
+    // keelson/otel loads @opentelemetry/api through lazyRequire (a missing one is a MissingDependencyError), so the scan sees its module.
+    expect([...importGraph("src/otel/index.ts").files].some((file) => file.endsWith("instrument-chat-model.ts"))).toBe(
+      true,
+    );
   });
 });
 

@@ -94,7 +94,7 @@ const expected: Record<
 };
 
 describe.each(Object.entries(expected))("createChatModel('%s:…')", (name, preset) => {
-  const modelName = `${name}:org/some-model:q4`;
+  const modelName = `${name}:org/some-model:q4` as `${OpenAICompatibleServer}:${string}`;
 
   it("builds an OpenAIChatModel on the server's base URL, the model id after the first colon", () => {
     process.env[preset.keyEnv] = `key-for-${name}-123456`;

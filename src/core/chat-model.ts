@@ -12,7 +12,9 @@ import type {
   RunContext,
   StructureInput,
 } from "./input.js";
-import type { ChatModelOutput, ProviderOutput } from "./output.js";
+import type { ToolCall } from "./messages.js";
+import type { ChatModelOutput, ProviderOutput, ToolChoiceRung } from "./output.js";
+import type { AnyTool, ToolCallOf } from "./tool.js";
 import type { ParameterName } from "./parameters/parameter-name.js";
 import { toParameterSet } from "./parameters/parameter-name.js";
 import type { ModelCalls } from "./pipeline/model-calls.js";
@@ -134,8 +136,20 @@ export abstract class ChatModel {
     return emitter;
   }
 
-  /** One reply. */
-  async create(input: ChatModelInput): Promise<ChatModelOutput> {
+  /**
+   * One reply. Given typed tools (from `defineTool`), `output.toolCalls` is a union discriminated
+   * by `name`, each call's `args` typed from its tool's schema.
+   */
+  create<Tools extends readonly AnyTool[] = readonly AnyTool[]>(
+    input: ChatModelInput<Tools>,
+  ): Promise<ChatModelOutput<ToolCallOf<Tools[number]>>> {
+    // The pipeline validated each call against its tool's schema: the calls are of the tools given.
+    return this.createOutput(input) as Promise<ChatModelOutput<ToolCall<string, unknown>>> as Promise<
+      ChatModelOutput<ToolCallOf<Tools[number]>>
+    >;
+  }
+
+  private async createOutput(input: ChatModelInput): Promise<ChatModelOutput> {
     // Each event's payload is built only when the event has a listener; a listener added mid-call counts from then on.
     const callId = ++callCount;
     let emitter = this.madeEmitter ?? noListeners;
@@ -171,7 +185,9 @@ export abstract class ChatModel {
    * chunk means keelson re-asked the model for an unusable reply and what came before is void.
    * An abort (the `signal`, the `timeout`) rejects with the platform `AbortError` / `TimeoutError`.
    */
-  createStream(input: ChatModelInput): ChatModelStream {
+  createStream<Tools extends readonly AnyTool[] = readonly AnyTool[]>(
+    input: ChatModelInput<Tools>,
+  ): ChatModelStream<ToolCallOf<Tools[number]>> {
     return new ChatModelStream((final) => this.startStream(input, final));
   }
 
@@ -208,6 +224,14 @@ export abstract class ChatModel {
     return copy;
   }
 
+  /**
+   * For adapters: why this model's profile sent a call down a fallback rung, with the fix (a
+   * `fallback` event's reason ends with it). @default none
+   */
+  protected fallbackNote(_rung: ToolChoiceRung): string | undefined {
+    return undefined;
+  }
+
   protected abstract _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
   protected abstract _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
 
@@ -242,6 +266,7 @@ export abstract class ChatModel {
       endpoint: () => this.endpoint,
       emitter: this.madeEmitter ?? noListeners,
       emit: (event, payload) => this.emit(event, payload),
+      fallbackNote: (rung) => this.fallbackNote(rung),
     }));
   }
 

@@ -2,7 +2,7 @@ import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import type { Message } from "./messages.js";
 import type { JSONSchema } from "./schema/json-schema.js";
 import type { SchemaInput } from "./schema/schema-input.js";
-import type { Tool, ToolDefinition } from "./tool.js";
+import type { AnyTool, Tool, ToolDefinition } from "./tool.js";
 
 /** Sampling and length parameters. Unset ones are not sent. */
 export interface ChatModelParameters {
@@ -36,12 +36,15 @@ export type ToolChoice = "auto" | "none" | "required" | SingleToolChoice;
 export type ResponseFormat =
   SchemaInput | { type: "json" } | { type: "json-schema"; schema: SchemaInput; name?: string };
 
-/** One call to `create` or `createStream`. */
-export interface ChatModelInput {
+/**
+ * One call to `create` or `createStream`. `Tools` is the type of the tools given: typed tools (from
+ * `defineTool`) make `output.toolCalls` a union discriminated by the tool's name.
+ */
+export interface ChatModelInput<Tools extends readonly AnyTool[] = readonly AnyTool[]> {
   /** The conversation, at least one message. Never mutated. */
   messages: Message[];
   /** The tools the model may call (from `defineTool`, or plain definitions). @default none */
-  tools?: (Tool | ToolDefinition)[];
+  tools?: Tools;
   /** Default `"auto"` when tools are given. */
   toolChoice?: ToolChoice;
   /**

@@ -61,12 +61,15 @@ export interface ReasoningPart {
   redactedData?: string;
 }
 
-/** One tool call, as the model asked for it. `args` is always a parsed object. */
-export interface ToolCall {
+/**
+ * One tool call, as the model asked for it. `args` is always a parsed object; given typed tools,
+ * `create` returns calls whose `name` is the tool's literal name and whose `args` are its argument type.
+ */
+export interface ToolCall<Name extends string = string, Args = Record<string, unknown>> {
   type: "tool-call";
   id: string;
-  name: string;
-  args: Record<string, unknown>;
+  name: Name;
+  args: Args;
 }
 
 export type AssistantContentPart = TextPart | ReasoningPart | ToolCall;

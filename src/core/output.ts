@@ -39,11 +39,12 @@ export interface ChatModelOutputMeta {
   cacheHit: boolean;
 }
 
-export interface ChatModelOutput {
+/** What a call returns. `Call` is the type of its tool calls: given typed tools, a union discriminated by `name`. */
+export interface ChatModelOutput<Call extends ToolCall<string, unknown> = ToolCall> {
   /** The whole assistant message (text, reasoning and tool calls), ready to append to the history. */
   message: AssistantMessage;
   text: string;
-  toolCalls: ToolCall[];
+  toolCalls: Call[];
   reasoning: string;
   finishReason: FinishReason;
   /** Tokens of the whole call: every attempt summed (each one is in `meta.attempts`). */

@@ -1,49 +1,101 @@
 import type { ToolCall } from "./messages.js";
 import type { JSONSchema } from "./schema/json-schema.js";
-import type { SchemaInput } from "./schema/schema-input.js";
+import type { SchemaInput, ZodV3Like, ZodV4Like } from "./schema/schema-input.js";
 import { toJSONSchema } from "./schema/to-json-schema.js";
+import { schemaKind } from "./schema/schema-input.js";
+import { validatorFor } from "./schema/validate.js";
 
-/** What a tool's `execute` is given beside its arguments. */
-export interface ToolExecuteContext {
-  /** Aborts when the run is aborted: pass it on to what the tool awaits (fetch, a query). */
+/** The arguments of a tool whose schema says nothing more: any object. */
+export type UntypedArgs = Record<string, unknown>;
+
+/** The type of a tool's arguments from its schema: zod's output type, else `UntypedArgs`. */
+export type InferToolArgs<S> = S extends { _zod: { output: infer O } }
+  ? O
+  : S extends { _output: infer O }
+    ? O
+    : UntypedArgs;
+
+/** What a tool's `execute` gets beside its arguments. */
+export interface ToolExecuteContext<Name extends string = string, Args = UntypedArgs> {
+  /** The call's signal: aborted when the call is. */
   signal: AbortSignal;
-  /** The call being executed. */
-  toolCall: ToolCall;
+  /** The tool call being executed. */
+  toolCall: ToolCall<Name, Args>;
 }
 
-/** What `defineTool` takes. */
-export interface ToolDefinition {
-  /** 1–64 characters of letters, digits, `_` and `-` (the rule every provider enforces). */
-  name: string;
-  /** What the tool does, for the model. @default none */
-  description?: string;
+/** What `defineTool` takes. `Name` is kept as a literal type; `Args` is what `execute` and each call's `args` get. */
+export interface ToolDefinition<Name extends string = string, Args = UntypedArgs> extends ToolFields<Name, Args> {
   /** A zod v4 schema, a zod v3 schema, or a JSON Schema object for the tool's arguments. */
   inputSchema: SchemaInput;
-  /**
-   * Runs the tool, for `runTools`: its return value goes back to the model as the tool message (a
-   * string as is, anything else as JSON). A tool without it ends a run that calls it, the call left
-   * to the caller. @default none
-   */
-  execute?: (args: Record<string, unknown>, context: ToolExecuteContext) => unknown;
+}
+
+/** A definition with a zod schema, whose argument type comes from the schema. */
+export interface ZodToolDefinition<Name extends string, S extends ZodV4Like | ZodV3Like> extends ToolFields<
+  Name,
+  InferToolArgs<S>
+> {
+  /** A zod v4 or zod v3 schema for the tool's arguments. */
+  inputSchema: S;
+}
+
+/** A tool's fields beside its schema. */
+export interface ToolFields<Name extends string, Args> {
+  /** 1–64 characters of letters, digits, `_` and `-` (the rule every provider enforces). */
+  name: Name;
+  /** What the tool does, for the model. @default none */
+  description?: string;
+  /** Runs the tool (what `runTools` calls), with the validated arguments. @default none */
+  execute?(args: Args, context: ToolExecuteContext<Name, Args>): unknown;
 }
 
 /** A tool the model may call. Its JSON Schema is computed once, when the tool is defined. */
-export interface Tool extends ToolDefinition {
+export interface Tool<Name extends string = string, Args = UntypedArgs> extends ToolDefinition<Name, Args> {
   /** The arguments' JSON Schema, as sent to the provider. */
   readonly parameters: JSONSchema;
 }
+
+/** Any tool or tool definition, whatever its name and arguments. */
+export type AnyTool = Tool<string, any> | ToolDefinition<string, any>;
+
+/**
+ * The tool calls a list of tools can produce: a union discriminated by `name`, each with its tool's
+ * argument type (`ToolCall` itself for tools that are not typed).
+ */
+export type ToolCallOf<T> =
+  T extends ToolDefinition<infer Name, infer Args>
+    ? string extends Name
+      ? ToolCall<string, ArgsOf<T, Args>>
+      : ToolCall<Name, ArgsOf<T, Args>>
+    : never;
+
+/** A definition's argument type: from its zod schema when it has one, else from its type parameter. */
+type ArgsOf<T, Args> = T extends { inputSchema: ZodV4Like | ZodV3Like }
+  ? InferToolArgs<T["inputSchema"]>
+  : unknown extends Args
+    ? UntypedArgs
+    : Args;
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 const defined = new WeakSet<object>();
 
 /**
- * Defines a tool. Validates the name and converts the schema eagerly, so a mistake surfaces here
- * with a clear `TypeError` rather than as a provider's 400 later.
+ * Defines a tool. Validates the name and the schema and converts the schema eagerly, so a mistake
+ * surfaces here with a clear `TypeError` naming the tool rather than as a provider's 400 later.
+ *
+ * The argument type comes from a zod schema; a JSON Schema tool takes it as a type parameter
+ * (`defineTool<{ city: string }>({ name: "get_weather", inputSchema: { ... } })`), else its
+ * arguments are `Record<string, unknown>`. The name stays a literal type either way.
  */
+export function defineTool<const Name extends string, S extends ZodV4Like | ZodV3Like>(
+  definition: ZodToolDefinition<Name, S>,
+): Tool<Name, InferToolArgs<S>>;
+export function defineTool<Args = UntypedArgs, const Name extends string = string>(
+  definition: ToolDefinition<Name, Args>,
+): Tool<Name, Args>;
 export function defineTool(definition: ToolDefinition): Tool {
   if (defined.has(definition)) return definition as Tool;
   if (definition === null || typeof definition !== "object") {
-    throw new TypeError("defineTool expects { name, description?, inputSchema }.");
+    throw new TypeError("defineTool expects { name, description?, inputSchema, execute? }.");
   }
   const { name, description, inputSchema, execute } = definition;
   if (typeof name !== "string" || !toolNamePattern.test(name)) {
@@ -58,7 +110,7 @@ export function defineTool(definition: ToolDefinition): Tool {
   }
   if (execute !== undefined && typeof execute !== "function") {
     throw new TypeError(
-      `Tool '${name}': execute must be a function (args, context) => result, got ${describeValue(execute)}.`,
+      `Tool '${name}': execute must be a function (args, { signal, toolCall }), got ${describeValue(execute)}.`,
     );
   }
   if (inputSchema === undefined) {
@@ -75,6 +127,18 @@ export function defineTool(definition: ToolDefinition): Tool {
       `Tool '${name}': the input schema must describe an object (got type ${JSON.stringify(parameters.type)}). ` +
         "Wrap the value in an object, e.g. z.object({ value: ... }).",
     );
+  }
+  // A JSON Schema is compiled now (its validator is kept for the calls), so a broken one names its tool here.
+  if (schemaKind(inputSchema) === "json-schema") {
+    try {
+      validatorFor(inputSchema);
+    } catch (error) {
+      throw new TypeError(
+        `Tool '${name}': its inputSchema is not a valid JSON Schema (${((error as Error).message ?? "").replace(/^Invalid JSON Schema: /, "")}). ` +
+          "Fix the schema (each 'type' one of string, number, integer, boolean, object, array, null), or pass a zod schema.",
+        { cause: error },
+      );
+    }
   }
   const tool: Tool = {
     name,

@@ -1,8 +1,16 @@
-import { SpanKind, SpanStatusCode, trace, type Span, type Tracer } from "@opentelemetry/api";
+import type { Span, Tracer } from "@opentelemetry/api";
 import type { ChatModel } from "../core/chat-model.js";
 import type { ChatModelEvents } from "../core/events.js";
 import { requestAttributes, responseAttributes } from "./gen-ai-attributes.js";
 import { genAIMessages, genAIOutputMessage } from "./gen-ai-messages.js";
+import { lazyRequire } from "../internal/lazy-require.js";
+
+// Loaded when keelson/otel is: without the package, importing keelson/otel fails with the
+// MissingDependencyError that names the install, as a missing provider SDK does.
+const { SpanKind, SpanStatusCode, trace } = lazyRequire<typeof import("@opentelemetry/api")>(
+  "@opentelemetry/api",
+  "OpenTelemetry spans (keelson/otel)",
+)();
 
 export interface InstrumentOptions {
   /** @default trace.getTracer("keelson") from the global provider */

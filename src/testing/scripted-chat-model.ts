@@ -78,7 +78,7 @@ export class ScriptedChatModel extends ChatModel {
     if (step === undefined) {
       throw new Error(
         `ScriptedChatModel ran out of steps: the script has ${this.steps.length} step(s) and request ${index + 1} asked for another. ` +
-          whyRequested(this.calls, index) +
+          whyRequested(this.calls, index, context.attempt) +
           "Add a step for every request the code under test makes (repairs and retries are requests too).",
       );
     }
@@ -90,18 +90,22 @@ export class ScriptedChatModel extends ChatModel {
   }
 }
 
-/** What made request `index` (keelson's re-ask, or a transport retry), so a short script is easy to fix. */
-function whyRequested(calls: readonly RecordedCall[], index: number): string {
+/** What made request `index` (keelson's re-ask, a transport retry, or the code under test), so a short script is easy to fix. */
+function whyRequested(calls: readonly RecordedCall[], index: number, attempt: number): string {
   const last = calls[index]?.messages.at(-1);
   if (last?.role === "user" && typeof last.content === "string" && last.content.startsWith(reAskLead)) {
     const problem = last.content.slice(reAskLead.length).split("\n")[0];
     return `It is keelson re-asking, because the previous reply could not be used: ${problem} `;
   }
   const previous = calls[index - 1];
-  if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(calls[index])) {
-    return `It repeats request ${index} (a transport retry after an error). `;
-  }
-  return "";
+  if (previous === undefined || JSON.stringify(previous) !== JSON.stringify(calls[index])) return "";
+  // The attempt counts the requests of one call: past 1 with the same input, keelson retried after an error.
+  if (attempt > 1)
+    return `It repeats request ${index}: keelson retried it after a transport error (attempt ${attempt}). `;
+  return (
+    `It is a new call from the code under test with the same input as request ${index} (no retry: keelson sent it once). ` +
+    "If the code calls the model again on purpose, add a step for it; if not, look for the second create()/createStream(). "
+  );
 }
 
 function outputOf(step: AnswerStep): ProviderOutput {

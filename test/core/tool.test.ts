@@ -56,6 +56,30 @@ describe("defineTool", () => {
     expect(() => defineTool({ name: "n", inputSchema: "nope" as never })).toThrow(/zod schema or a JSON Schema/);
   });
 
+  it("should refuse an invalid JSON Schema with a TypeError naming the tool, the fault and the fix", () => {
+    const inputSchema = {
+      type: "object",
+      properties: { filter: { type: "object", properties: { status: { type: "strng" } } } },
+    };
+    let caught: unknown;
+    try {
+      defineTool({ name: "lookup_incident", inputSchema });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(TypeError);
+    const { message } = caught as TypeError;
+    expect(message).toMatch(/^Tool 'lookup_incident': its inputSchema is not a valid JSON Schema/);
+    expect(message).toContain("/properties/filter/properties/status/type");
+    expect(message).toMatch(/Fix the schema .*or pass a zod schema/);
+  });
+
+  it("should refuse an execute that is not a function, naming the tool", () => {
+    expect(() => defineTool({ name: "run", inputSchema: z.object({}), execute: "go" as never })).toThrow(
+      /^Tool 'run': execute must be a function/,
+    );
+  });
+
   it("should return the same tool when defined twice", () => {
     const tool = defineTool({ name: "t", inputSchema: z.object({}) });
     expect(defineTool(tool)).toBe(tool);

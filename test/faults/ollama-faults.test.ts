@@ -66,11 +66,24 @@ describe("OllamaChatModel under faults", () => {
       },
       { fault: "a connection reset before the response", handler: resetBeforeResponse },
       { fault: "an empty JSON body", handler: answerRaw(200, "application/json", "") },
-      { fault: "an HTML page", handler: answerRaw(200, "text/html", htmlPage) },
       { fault: "a 502 HTML page", handler: answerRaw(502, "text/html", htmlPage) },
     ])("should retry $fault and succeed with the second request", async ({ handler }) => {
       await expectRetriedThenAnswered(subject(), handler, mode);
     });
+
+    // A stream's HTML page is still read as a cut-short stream (and retried): only create() tells it apart.
+    it.runIf(mode === "create")(
+      "should not retry a 200 with an HTML page (a misconfiguration), and say to check the host",
+      async () => {
+        server.handle(answerRaw(200, "text/html", htmlPage));
+        const { error, output } = await settleCall(model(), input(), mode);
+        expect(output).toBeUndefined();
+        expect(error).toMatchObject({ name: "ProviderError", reason: "server", isRetryable: false });
+        expect(error!.message).toContain("the server answered with an HTML page, not Ollama's JSON");
+        expect(error!.message).toContain("Check that host points at the Ollama server itself");
+        expect(server.requests).toHaveLength(1);
+      },
+    );
 
     it("should honour the Retry-After a 429 or 503 carries (the SDK's error drops it), and fail at once past the cap", async () => {
       const subject = model();
@@ -102,7 +115,7 @@ describe("OllamaChatModel under faults", () => {
 
     it.each([
       { fault: "a connection reset", handler: resetBeforeResponse, reason: "network" },
-      { fault: "an HTML page", handler: answerRaw(200, "text/html", htmlPage), reason: /server|network/ },
+      { fault: "an empty JSON body", handler: answerRaw(200, "application/json", ""), reason: /server|network/ },
     ])(
       "should end $fault every time in a typed ProviderError after maxRetries + 1 requests",
       async ({ handler, reason }) => {

@@ -128,25 +128,38 @@ describe("OpenAIChatModel under faults", () => {
     it.each([
       { fault: "an empty JSON body", handler: answerRaw(200, "application/json", "") },
       { fault: "an empty body without a content type", handler: answerRaw(200, undefined, "") },
-      { fault: "an HTML page as text/html", handler: answerRaw(200, "text/html", htmlPage) },
-      { fault: "an HTML page labelled application/json", handler: answerRaw(200, "application/json", htmlPage) },
       { fault: "a 502 HTML page", handler: answerRaw(502, "text/html", htmlPage) },
     ])("should retry $fault as a server error and succeed", async ({ handler }) => {
       await expectRetriedThenAnswered(subject(), handler, mode);
     });
 
-    it.each([
-      { fault: "an empty JSON body", handler: answerRaw(200, "application/json", "") },
-      { fault: "an HTML page as text/html", handler: answerRaw(200, "text/html", htmlPage) },
-      { fault: "an HTML page labelled application/json", handler: answerRaw(200, "application/json", htmlPage) },
-    ])("should end $fault every time in a typed ProviderError, never an empty answer", async ({ handler }) => {
-      server.handle(handler);
+    it("should end an empty body every time in a typed ProviderError, never an empty answer", async () => {
+      server.handle(answerRaw(200, "application/json", ""));
       const { error, output } = await settleCall(model(), input(), mode);
       expect(output).toBeUndefined();
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error!.message).toMatch(/not a chat completion|not valid JSON|ended before its final chunk/);
       expect(server.requests).toHaveLength(3);
     });
+
+    // A stream's HTML page is still read as a cut-short stream (and retried): only create() tells it apart.
+    it.runIf(mode === "create").each([
+      { fault: "an HTML page as text/html", handler: answerRaw(200, "text/html", htmlPage) },
+      { fault: "an HTML page labelled application/json", handler: answerRaw(200, "application/json", htmlPage) },
+    ])(
+      "should not retry a 200 with $fault (a misconfiguration), and say to check baseURL (create)",
+      async ({ handler }) => {
+        server.handle(handler);
+        const { error, output } = await settleCall(model(), input(), mode);
+        expect(output).toBeUndefined();
+        expect(error).toMatchObject({ name: "ProviderError", reason: "server", isRetryable: false });
+        expect(error!.message).toMatch(/not a chat completion|HTML page/);
+        expect(error!.message).toContain(
+          "baseURL points at an OpenAI-compatible API and not at a proxy's or a login page",
+        );
+        expect(server.requests).toHaveLength(1);
+      },
+    );
 
     it("should end a request the server never answers with the per-call timeout (TimeoutError), after one request", async () => {
       server.handle(neverAnswer);

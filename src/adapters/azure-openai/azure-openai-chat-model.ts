@@ -1,30 +1,11 @@
 import type { AzureOpenAI } from "openai";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import { OpenAIChatModel } from "../openai/openai-chat-model.js";
-import type { OpenAIChatModelOptions } from "../openai/openai-chat-model.js";
+import type { AzureOpenAIChatModelOptions } from "./azure-openai-chat-model-options.js";
 import { createAzureClient } from "./create-azure-client.js";
 
 export { defaultAzureAPIVersion } from "./create-azure-client.js";
-
-export interface AzureOpenAIChatModelOptions extends Omit<
-  OpenAIChatModelOptions,
-  "baseURL" | "organization" | "client"
-> {
-  /**
-   * e.g. `https://my-resource.openai.azure.com` (the `/openai/deployments/…` path), or one ending in
-   * `/openai/v1` for Azure's v1 GA API (`/openai/v1/chat/completions`, the deployment as the model).
-   * @default process.env.AZURE_OPENAI_ENDPOINT
-   */
-  endpoint?: string;
-  /** Sent as the `api-key` header (as a bearer token on the v1 API). @default process.env.AZURE_OPENAI_API_KEY */
-  apiKey?: string;
-  /** On the v1 API, sent only when given (e.g. `"preview"`). @default process.env.OPENAI_API_VERSION ?? "2024-10-21" */
-  apiVersion?: string;
-  /** Microsoft Entra ID instead of a key: returns a bearer token (e.g. from `@azure/identity`). @default none (the API key is used) */
-  azureADTokenProvider?: () => Promise<string>;
-  /** A ready `AzureOpenAI` client, used as it is, its own retries turned off per request (keelson retries). @default a client built from the options above */
-  client?: AzureOpenAI;
-}
+export type { AzureOpenAIChatModelOptions } from "./azure-openai-chat-model-options.js";
 
 /**
  * A chat model on an Azure OpenAI deployment: the OpenAI adapter through the SDK's `AzureOpenAI`
@@ -40,7 +21,9 @@ export class AzureOpenAIChatModel extends OpenAIChatModel {
     const { endpoint, apiKey, apiVersion, azureADTokenProvider, headers, client, ...rest } = options;
     super(deployment, {
       ...rest,
-      client: client ?? createAzureClient(deployment, { endpoint, apiKey, apiVersion, azureADTokenProvider, headers }),
+      client:
+        (client as AzureOpenAI | undefined) ??
+        createAzureClient(deployment, { endpoint, apiKey, apiVersion, azureADTokenProvider, headers }),
       // Azure honours all four; unlike a gateway, its own endpoint is not a reason to drop "required".
       toolChoiceSupport: rest.toolChoiceSupport ?? ["auto", "none", "required", "single"],
       maxTokensField: rest.maxTokensField ?? "max_completion_tokens",

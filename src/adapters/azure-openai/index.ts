@@ -2,8 +2,5 @@
  * `AzureOpenAIChatModel`: a deployment on Azure OpenAI.
  * @module keelson/azure-openai
  */
-export {
-  AzureOpenAIChatModel,
-  defaultAzureAPIVersion,
-  type AzureOpenAIChatModelOptions,
-} from "./azure-openai-chat-model.js";
+export { AzureOpenAIChatModel, defaultAzureAPIVersion } from "./azure-openai-chat-model.js";
+export type { AzureOpenAIChatModelOptions } from "./azure-openai-chat-model-options.js";

@@ -1,6 +1,5 @@
-import type { BedrockRuntimeClient, BedrockRuntimeClientConfig } from "@aws-sdk/client-bedrock-runtime";
+import type { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { ChatModel } from "../../core/chat-model.js";
-import type { ChatModelOptions } from "../../core/chat-model-options.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
@@ -8,6 +7,7 @@ import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { lazyImport } from "../../internal/lazy-import.js";
 import { lazyRequire } from "../../internal/lazy-require.js";
 import type { BedrockConnection } from "./bedrock-calls.js";
+import type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { bedrockModelProfile } from "./bedrock-model-profiles.js";
 
@@ -16,21 +16,7 @@ type BedrockSDK = typeof import("@aws-sdk/client-bedrock-runtime");
 const loadSDK = lazyRequire<BedrockSDK>("@aws-sdk/client-bedrock-runtime", "the Bedrock adapter (keelson/bedrock)");
 const withCalls = lazyImport(() => import("./bedrock-calls.js"));
 
-export interface BedrockChatModelOptions extends ChatModelOptions {
-  /** The AWS region. @default the AWS default chain (`AWS_REGION`, the shared config file) */
-  region?: string;
-  /** A custom endpoint URL (a VPC endpoint, a proxy, a local test server). @default the regional Bedrock runtime endpoint */
-  endpoint?: string;
-  /** Static credentials or a credential provider. @default the AWS default credential chain */
-  credentials?: BedrockRuntimeClientConfig["credentials"];
-  /**
-   * A ready client. `region`, `endpoint` and `credentials` are then ignored, and the client keeps its
-   * own retry settings: construct it with `maxAttempts: 1` so that keelson is the only one retrying.
-   * @default a `BedrockRuntimeClient` built from the options above, with `maxAttempts: 1` and no
-   * HTTP/2 session idle timeout (the SDK's 5 minutes would end a long call before its `timeout`)
-   */
-  client?: BedrockRuntimeClient;
-}
+export type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
 
 /**
  * Amazon Bedrock through the Converse and ConverseStream APIs. What the model can do (tool_choice
@@ -55,7 +41,7 @@ export class BedrockChatModel extends ChatModel {
     this.profile = profile;
     const sdk = loadSDK();
     this.client =
-      client ??
+      (client as BedrockRuntimeClient | undefined) ??
       new sdk.BedrockRuntimeClient({
         // keelson's base class owns retries; the SDK's own would multiply every attempt.
         maxAttempts: 1,

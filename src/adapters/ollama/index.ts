@@ -3,4 +3,4 @@
  * @module keelson/ollama
  */
 export { OllamaChatModel, defaultOllamaHost } from "./ollama-chat-model.js";
-export type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
+export type { OllamaChatModelOptions, OllamaClientLike } from "./ollama-chat-model-options.js";

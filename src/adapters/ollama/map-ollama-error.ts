@@ -81,6 +81,14 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): unk
       reason: "network",
     });
   }
+  if (error instanceof SyntaxError && /^Unexpected token '<'/.test(error.message)) {
+    // A web page where Ollama's JSON belongs: a proxy's, a login page. A retry gets the same page.
+    return new ProviderError(
+      `Ollama ${context.modelId} at ${context.host}: the server answered with an HTML page, not Ollama's JSON (${error.message}). ` +
+        "Check that host points at the Ollama server itself (default http://127.0.0.1:11434) and not at a proxy's or a login page.",
+      { ...base, reason: "server", isRetryable: false },
+    );
+  }
   if (error.constructor === Error || error instanceof SyntaxError) {
     // An error line inside a 200 stream, a missing body, or a body that is not JSON.
     return serverError(error.message, undefined, base, context);

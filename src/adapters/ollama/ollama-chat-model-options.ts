@@ -1,5 +1,12 @@
-import type { Ollama } from "ollama";
 import type { ChatModelOptions } from "../../core/chat-model-options.js";
+
+/**
+ * An `Ollama` client of the `ollama` package, seen structurally: keelson's types never import an
+ * SDK, so they compile where it is not installed (`skipLibCheck: false`).
+ */
+export interface OllamaClientLike {
+  chat(...args: never[]): unknown;
+}
 
 export interface OllamaChatModelOptions extends ChatModelOptions {
   /**
@@ -14,7 +21,7 @@ export interface OllamaChatModelOptions extends ChatModelOptions {
    * takes no per-request signal): prefer `host`/`headers`/`fetch` so that aborts cancel requests.
    * @default clients built from `host`, `headers` and `fetch`: one per model for plain calls, a light one per streamed or abortable request
    */
-  client?: Ollama;
+  client?: OllamaClientLike;
   /** Headers sent with every request (for a proxy or ollama.com: `Authorization`); a `User-Agent`, `Accept` or `Content-Type` here replaces the SDK's. @default none */
   headers?: Record<string, string>;
   /** The fetch every request goes through. @default keelson's lean fetch: undici as Node's fetch uses it, without fetch's per-request machinery (`globalThis.fetch` when that is patched or a global dispatcher is set) */

@@ -45,7 +45,8 @@ export class OllamaChatModel extends ChatModel {
   private readonly connection: OllamaConnection;
 
   constructor(modelId: string, options: OllamaChatModelOptions = {}) {
-    const { host, client, headers, fetch: customFetch, keepAlive, ...common } = options;
+    const { host, client: _client, headers, fetch: customFetch, keepAlive, ...common } = options;
+    const client = options.client as Ollama | undefined;
     super(modelId, common, ollamaProfile);
     if (host !== undefined && (typeof host !== "string" || host.trim() === "")) {
       throw new TypeError(`OllamaChatModel: host must be a non-empty string, got ${JSON.stringify(host)}.`);

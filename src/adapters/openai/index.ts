@@ -3,7 +3,8 @@
  * `OpenAIResponsesChatModel`: OpenAI's Responses API.
  * @module keelson/openai
  */
-export { OpenAIChatModel, type OpenAIChatModelOptions } from "./openai-chat-model.js";
+export { OpenAIChatModel } from "./openai-chat-model.js";
+export type { OpenAIChatModelOptions, OpenAIClientLike } from "./openai-chat-model-options.js";
 export type { MaxTokensField } from "./to-openai-request.js";
 export {
   convertToOpenAIMessages,

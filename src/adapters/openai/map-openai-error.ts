@@ -5,6 +5,7 @@ import type { ProviderToolChoice } from "../../core/input.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import { abortError } from "../../internal/abort.js";
 import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
+import { networkCause } from "../../internal/network-cause.js";
 import { redactSecrets, redactText } from "../../internal/redact-secrets.js";
 
 export interface OpenAIErrorContext {
@@ -12,6 +13,8 @@ export interface OpenAIErrorContext {
   modelId: string;
   /** The API key, kept out of every message (some gateways echo it back). */
   apiKey?: string | undefined;
+  /** The client's base URL, shown when it could not be reached or answered for a path it does not have. */
+  baseURL?: string | undefined;
   /** The tool_choice the request sent, to report a refusal of it to the ladder. */
   toolChoice?: ProviderToolChoice | undefined;
   /** What to do next, per reason, in this provider's words. */
@@ -49,12 +52,21 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   }
   if (gaveUp) return fetchGaveUpError(where, gaveUp, options);
   if (sdkError.constructor.name === "APIConnectionError" || (sdkError.status === undefined && !sdkError.error)) {
-    const cause = sdkError.cause instanceof Error ? ` (${sdkError.cause.message})` : "";
-    return new ProviderError(`${where}: could not reach the API: ${sdkError.message}${cause}`, {
+    const found = networkCause(sdkError);
+    const cause = found
+      ? `${found.meaning} (${found.code})`
+      : sdkError.cause instanceof Error
+        ? `${sdkError.message} (${sdkError.cause.message})`
+        : sdkError.message;
+    const at = context.baseURL ? ` at ${context.baseURL}` : "";
+    const fix = found?.code === "ECONNREFUSED" ? " Start the server, or point baseURL at the port it listens on." : "";
+    return new ProviderError(`${where}: could not reach the API${at}: ${cause}.${fix}`, {
       ...options,
       reason: "network",
+      code: found?.code,
     });
   }
+  if (sdkError.status === 404 && !isAPIErrorBody(sdkError.error)) return wrongPathError(sdkError, context, options);
   const status = sdkError.status;
   const code = typeof sdkError.code === "string" ? sdkError.code : undefined;
   // A filtered prompt is a 400 (never retried); the code tells it apart from a malformed request.
@@ -93,7 +105,33 @@ export function notACompletion(body: unknown, context: OpenAIErrorContext): Prov
   return new ProviderError(
     `${context.providerId} ${context.modelId}: the API answered 200 with a body that is not a chat completion (${shown}). ` +
       "Check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page.",
-    { providerId: context.providerId, modelId: context.modelId, reason: "server" },
+    // A web page is a misconfiguration, not a passing fault: a retry gets the same page.
+    { providerId: context.providerId, modelId: context.modelId, reason: "server", isRetryable: !isHTML(body) },
+  );
+}
+
+/** Whether a body is a web page (markup), not what an API sends. */
+function isHTML(body: unknown): boolean {
+  return typeof body === "string" && /^\s*</.test(body);
+}
+
+/** Whether a response body is the provider's JSON error (`{ message, type?, code? }`), not a page or a text. */
+function isAPIErrorBody(body: unknown): boolean {
+  return body !== null && typeof body === "object" && typeof (body as { message?: unknown }).message === "string";
+}
+
+/** A 404 whose body is not the API's error: the URL or the path is wrong (often baseURL without /v1), not the model. */
+function wrongPathError(sdkError: APIError, context: OpenAIErrorContext, options: ProviderErrorOptions): ProviderError {
+  const url = context.baseURL ? `${context.baseURL.replace(/\/+$/, "")}/chat/completions` : "the chat completions URL";
+  const body = sdkError.message.replace(/^404\s*/, "").trim();
+  const shown =
+    body === "" || body === "status code (no body)"
+      ? "no body"
+      : `"${redactText(body.slice(0, 80), [context.apiKey])}"`;
+  return new ProviderError(
+    `${context.providerId} ${context.modelId}: ${url} answered 404 with ${shown}, not an API error: the URL or path is wrong, not the model. ` +
+      "Check baseURL: an OpenAI-compatible API's usually ends in /v1 (e.g. http://localhost:8000/v1).",
+    { ...options, statusCode: 404, reason: "not-found", isRetryable: false },
   );
 }
 
@@ -104,12 +142,14 @@ function mapUnreadableResponse(error: unknown, context: OpenAIErrorContext): unk
   const options = { providerId: context.providerId, modelId: context.modelId, cause: error };
   const where = `${context.providerId} ${context.modelId}`;
   if (error instanceof SyntaxError) {
+    // An HTML page (a proxy's, a login page) where JSON belongs: a retry gets the same page.
+    const page = /^Unexpected token '<'/.test(error.message);
     return new ProviderError(
-      `${where}: the API sent a body that is not valid JSON (${redactText(error.message, [context.apiKey])}).`,
-      {
-        ...options,
-        reason: "server",
-      },
+      `${where}: the API sent a body that is not valid JSON (${redactText(error.message, [context.apiKey])}).` +
+        (page
+          ? " It is an HTML page: check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page."
+          : ""),
+      { ...options, reason: "server", isRetryable: !page },
     );
   }
   const gaveUp = fetchGaveUp(error);

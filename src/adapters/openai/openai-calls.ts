@@ -161,6 +161,7 @@ function errorContext(connection: OpenAIConnection, input: ProviderInput, signal
     providerId: connection.providerId,
     modelId: connection.modelId,
     apiKey: typeof client.apiKey === "string" ? client.apiKey : undefined,
+    baseURL: typeof client.baseURL === "string" ? client.baseURL.replace(/\/+$/, "") : undefined,
     toolChoice: input.toolChoice,
     hints: connection.errorHints(),
     fetchLimitFirst:

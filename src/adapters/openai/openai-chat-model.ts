@@ -1,9 +1,8 @@
 import type OpenAI from "openai";
 import { ChatModel } from "../../core/chat-model.js";
-import type { ChatModelOptions } from "../../core/chat-model-options.js";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
-import type { ProviderOutput } from "../../core/output.js";
+import type { ProviderOutput, ToolChoiceRung } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
@@ -11,48 +10,13 @@ import { lazyImport } from "../../internal/lazy-import.js";
 import { createOpenAIClient, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
 import type { OpenAIConnection } from "./openai-calls.js";
 import type { MaxTokensField } from "./to-openai-request.js";
+import type { OpenAIChatModelOptions } from "./openai-chat-model-options.js";
+
+export type { OpenAIChatModelOptions } from "./openai-chat-model-options.js";
 
 // The request and response code loads on a model's first call: importing keelson and another
 // adapter does not compile it.
 const withCalls = lazyImport(() => import("./openai-calls.js"));
-
-export interface OpenAIChatModelOptions extends ChatModelOptions {
-  /** @default process.env.OPENAI_API_KEY */
-  apiKey?: string;
-  /**
-   * An OpenAI-compatible endpoint (a gateway, vLLM, LiteLLM, …). A custom one drops `"required"`
-   * from the default `toolChoiceSupport`, since many gateways refuse it; pass `toolChoiceSupport` to keep it.
-   * @default process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1"
-   */
-  baseURL?: string;
-  /** @default process.env.OPENAI_ORG_ID */
-  organization?: string;
-  /** Extra headers sent with every request. @default none */
-  headers?: Record<string, string>;
-  /**
-   * A ready `openai` client, used as it is (`apiKey`, `baseURL`, `organization` and `headers` are
-   * then ignored). Its own retries are turned off per request: keelson owns the retries, and the
-   * SDK's would multiply them and hide each attempt. An ES-module app that imports `openai` itself passes its
-   * client here: keelson's own is built from the SDK's CommonJS build, a second copy beside the app's.
-   * @default a client built from the options above
-   */
-  client?: OpenAI;
-  /**
-   * The body field that carries `parameters.maxTokens`. OpenAI deprecated `max_tokens`, and its
-   * reasoning models refuse it; most OpenAI-compatible servers know only `max_tokens`.
-   * @default "max_completion_tokens" on api.openai.com, "max_tokens" on any other baseURL
-   */
-  maxTokensField?: MaxTokensField;
-  /**
-   * Send the reasoning of an assistant turn that made tool calls back, as OpenAI-compatible reasoning
-   * servers require (DeepSeek's thinking mode and Kimi K2 answer 400 without it): as
-   * `reasoning_content`, or as `reasoning` once the server's replies carry it there (Ollama's /v1 and
-   * OpenRouter read no other). OpenAI's own API takes no reasoning back. A server that refuses the
-   * field (Groq, Cerebras) gets it no more after its first refusal, and that request goes again at once without it.
-   * @default true on any baseURL but OpenAI's (and Azure's)
-   */
-  sendReasoningContent?: boolean;
-}
 
 /**
  * A chat model on OpenAI's chat completions API (or any OpenAI-compatible endpoint), through the
@@ -74,10 +38,12 @@ export class OpenAIChatModel extends ChatModel {
   /** Whether tool-call turns carry their reasoning back as `reasoning_content` (see the option). */
   readonly sendReasoningContent: boolean;
   private connectionCache: OpenAIConnection | undefined;
+  /** The custom baseURL whose default profile left `"required"` out (not when `toolChoiceSupport` was given). */
+  private readonly requiredDroppedFor: string | undefined;
 
   constructor(modelId: string, options: OpenAIChatModelOptions = {}) {
     const { apiKey, baseURL, organization, headers, client, maxTokensField, sendReasoningContent, ...rest } = options;
-    const sdk = client ?? createOpenAIClient({ apiKey, baseURL, organization, headers });
+    const sdk = (client as OpenAI | undefined) ?? createOpenAIClient({ apiKey, baseURL, organization, headers });
     const isGateway = !isOpenAIBaseURL(sdk.baseURL);
     const toolChoiceSupport: ToolChoiceMode[] = isGateway
       ? ["auto", "none", "single"]
@@ -93,6 +59,20 @@ export class OpenAIChatModel extends ChatModel {
     this.client = sdk;
     this.maxTokensField = maxTokensField ?? (isGateway ? "max_tokens" : "max_completion_tokens");
     this.sendReasoningContent = sendReasoningContent ?? isGateway;
+    this.requiredDroppedFor = isGateway && rest.toolChoiceSupport === undefined ? trimSlash(sdk.baseURL) : undefined;
+  }
+
+  /** A forced call on a custom baseURL went down the ladder because the profile dropped `"required"`: say so, and how to keep it. */
+  protected override fallbackNote(rung: ToolChoiceRung): string | undefined {
+    const baseURL = this.requiredDroppedFor;
+    if (baseURL === undefined || this.toolChoiceSupport.has("required")) return undefined;
+    if (rung !== "response-format" && rung !== "prompt") return undefined;
+    const support = JSON.stringify([...this.toolChoiceSupport, "required"]);
+    return (
+      `The cause: the custom baseURL ${baseURL} is not OpenAI's, and many OpenAI-compatible servers refuse tool_choice 'required', ` +
+      "so keelson does not send it there. If this server honours it, say so with toolChoiceSupport: " +
+      `new ${this.constructor.name}(${JSON.stringify(this.modelId)}, { baseURL: ${JSON.stringify(baseURL)}, toolChoiceSupport: ${support} })`
+    );
   }
 
   protected override get endpoint(): string {

@@ -64,11 +64,24 @@ function tooManyCalls(toolCalls: ToolCall[], text: string, rules: OutputRules, r
     repairs.push({ kind: "parallel-calls-dropped", detail: `kept the first call and dropped ${dropped.join(", ")}` });
     return toolCalls.slice(0, 1);
   }
-  throw toolCallError(
+  const error = toolCallError(
     rules,
     "parallel-calls",
     `call one tool at a time; the reply called ${toolCalls.length} (${toolCalls.map((call) => call.name).join(", ")}).`,
     replyOf(text, toolCalls),
+  );
+  error.message += parallelCallsAdvice(rules);
+  throw error;
+}
+
+/** The copy-paste fix for replies with several calls, when the caller's code can run them all. */
+function parallelCallsAdvice(rules: OutputRules): string {
+  const firstArgument = rules.modelClass === "ScriptedChatModel" ? "steps" : JSON.stringify(rules.modelId);
+  return (
+    "\nParallel tool calls are off (allowParallelToolCalls: false, the default), so such a reply is re-asked. " +
+    "If your code runs every call of a reply, allow them with allowParallelToolCalls: true:\n" +
+    `  new ${rules.modelClass}(${firstArgument}, { allowParallelToolCalls: true })\n` +
+    "or for one call: parallelToolCalls: true; or keep the first call only: ignoreParallelToolCalls: true."
   );
 }
 

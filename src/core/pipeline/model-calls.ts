@@ -1,3 +1,4 @@
+import type { ToolChoiceRung } from "../output.js";
 import type { CallSignal } from "../../internal/abort.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import { cacheKey } from "../cache/cache-key.js";
@@ -39,6 +40,8 @@ export interface ModelHooks {
   /** The model's events when its calls are made: its emitter, or no listeners while nobody has made it (then `useEmitter`). */
   readonly emitter: EventSink;
   emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void;
+  /** The adapter's word on why a fallback rung was taken (its cause and fix), added to the event's reason. */
+  fallbackNote?(rung: ToolChoiceRung): string | undefined;
 }
 
 /**
@@ -90,7 +93,9 @@ export class ModelCalls {
     const call = prepareCall(input, callId, this.#model, this.#shapes, this.#modelClass);
     for (const name of dropUnsupportedParameters(call.parameters, this.#model)) this.#warnDropped(call, name);
     if (call.plan.rung !== "native" && call.plan.reason) {
-      this.#hooks.emit("fallback", { input, callId, rung: call.plan.rung, reason: call.plan.reason });
+      const note = this.#hooks.fallbackNote?.(call.plan.rung);
+      const reason = note ? `${call.plan.reason}. ${note}` : call.plan.reason;
+      this.#hooks.emit("fallback", { input, callId, rung: call.plan.rung, reason });
     }
     return call;
   }

@@ -10,7 +10,11 @@ export function validateInput(input: ChatModelInput): void {
   if (!Array.isArray(messages) || messages.length === 0) {
     throw new TypeError("input.messages must be a non-empty array, e.g. [{ role: 'user', content: 'Hi' }].");
   }
-  for (let index = 0; index < messages.length; index++) validateMessage(messages[index]!, index);
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    validateMessage(message, index);
+    if (message.role === "tool") checkAnswersACall(messages, index, message.toolCallId);
+  }
   if (input.tools !== undefined && !Array.isArray(input.tools)) {
     throw new TypeError("input.tools must be an array of tools (see defineTool).");
   }
@@ -23,6 +27,32 @@ export function validateInput(input: ChatModelInput): void {
   if (input.signal !== undefined && !(input.signal instanceof AbortSignal)) {
     throw new TypeError("input.signal must be an AbortSignal.");
   }
+}
+
+/**
+ * A tool result must answer a tool call of an earlier assistant message: a provider answers 400
+ * otherwise, so an agent's test fails here rather than in production. The search runs back from
+ * the result, which usually follows its call closely.
+ */
+function checkAnswersACall(messages: readonly Message[], index: number, id: string): void {
+  const earlier: string[] = [];
+  for (let at = index - 1; at >= 0; at--) {
+    const message = messages[at]!;
+    if (message.role !== "assistant" || typeof message.content === "string") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-call") continue;
+      if (part.id === id) return;
+      earlier.push(part.id);
+    }
+  }
+  const known =
+    earlier.length === 0
+      ? "no earlier message has a tool call"
+      : `the earlier tool calls are ${earlier.map((known) => JSON.stringify(known)).join(", ")}`;
+  throw new TypeError(
+    `input.messages[${index}] is a tool result for toolCallId ${JSON.stringify(id)}, which matches no earlier tool call (${known}). ` +
+      "Append the assistant message that made the call (output.message) before its results, and give each result its call's id (toolCallId: call.id); a provider refuses the request otherwise.",
+  );
 }
 
 /** One message's checks, by role (a switch, not a lookup: this runs for every message of every call). */

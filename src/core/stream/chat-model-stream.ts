@@ -1,3 +1,4 @@
+import type { ToolCall } from "../messages.js";
 import type { ChatModelOutput } from "../output.js";
 import type { ChatModelChunk } from "./chat-model-chunk.js";
 
@@ -49,9 +50,12 @@ export interface StreamRun {
 
 /**
  * A streamed call: iterate it for chunks, and `final()` for the whole output. The request starts
- * when iteration (or `final()`) starts; a stream can be iterated once.
+ * when iteration (or `final()`) starts; a stream can be iterated once. `Call` is the type of the
+ * output's tool calls (given typed tools, a union discriminated by `name`).
  */
-export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
+export class ChatModelStream<
+  Call extends ToolCall<string, unknown> = ToolCall,
+> implements AsyncIterable<ChatModelChunk> {
   readonly #start: (final: StreamFinal) => StreamRun;
   #started = false;
   readonly #final: Promise<ChatModelOutput>;
@@ -117,13 +121,14 @@ export class ChatModelStream implements AsyncIterable<ChatModelChunk> {
   }
 
   /** The whole output once the stream ends; reads the stream itself if nobody iterates it. */
-  async final(): Promise<ChatModelOutput> {
+  async final(): Promise<ChatModelOutput<Call>> {
     if (!this.#started) {
       for await (const _chunk of this) {
         // drained for the output
       }
     }
-    return this.#final;
+    // The pipeline validated each call against its tool's schema: the calls are of the tools given.
+    return this.#final as Promise<ChatModelOutput<ToolCall<string, unknown>>> as Promise<ChatModelOutput<Call>>;
   }
 
   /** The chunks as a web ReadableStream (for a Response body or a UI). */

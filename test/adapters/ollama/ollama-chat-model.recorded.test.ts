@@ -248,13 +248,18 @@ describe.skipIf(!hasSharedFixtures)(
 
     describe("a 500 'error parsing tool call' (ollama/ollama#12064)", () => {
       // The server's message, as the Python client quoted it: "ResponseError: <message> (status code: 500)".
-      const quotes = readJSONFixture<{ thread: string; posted_output: string }[]>(
-        "malformed-tool-calls/issue-thread-quotes.json",
-      );
-      const posted = quotes.find((quote) => quote.thread === "ollama/ollama#12064")!.posted_output;
-      const message = /ResponseError: (.*) \(status code: 500\)$/.exec(posted)![1]!;
+      // Read when a test runs, never in this body: vitest runs a skipped describe's body too, and a
+      // clone without ../shared must skip, not fail with ENOENT.
+      const postedMessage = (): string => {
+        const quotes = readJSONFixture<{ thread: string; posted_output: string }[]>(
+          "malformed-tool-calls/issue-thread-quotes.json",
+        );
+        const posted = quotes.find((quote) => quote.thread === "ollama/ollama#12064")!.posted_output;
+        return /ResponseError: (.*) \(status code: 500\)$/.exec(posted)![1]!;
+      };
 
       it("should be a retryable server error with the status, the SDK error as cause and a hint", async () => {
+        const message = postedMessage();
         server.handle(replyError(500, { error: message }));
         const model = createOllamaModel(server.url, {}, "gpt-oss:120b");
         const error = await model
@@ -277,7 +282,7 @@ describe.skipIf(!hasSharedFixtures)(
       it.each(callModes)("should be retried by the base class and succeed on the next sample (%s)", async (mode) => {
         let served = 0;
         const ok = replyWith(fixture("api-chat-nonstream-one-tool-call.docs.json"));
-        const fail = replyError(500, { error: message });
+        const fail = replyError(500, { error: postedMessage() });
         server.handle((request, reply) => (served++ === 0 ? fail(request, reply) : ok(request, reply)));
         const model = createOllamaModel(server.url, { retry: { maxRetries: 1, initialDelayMs: 1 } });
         const retries: unknown[] = [];

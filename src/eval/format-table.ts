@@ -1,0 +1,69 @@
+import type { RepairKind } from "../core/output.js";
+import type { EvalReport } from "./eval-report.js";
+
+const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
+
+/** The report as a plain-text table, the failures under it and the recommendation per model. */
+export function formatTable(report: EvalReport, options: { maxFailures?: number } = {}): string {
+  const header = [
+    "model",
+    "profile",
+    "cases",
+    "success",
+    "first try",
+    "attempts",
+    "p50 ms",
+    "p95 ms",
+    "mean ms",
+    "repairs/case",
+    "tokens in/out",
+  ];
+  const lines = report.rows.map((row) => [
+    `${row.model.providerId}:${row.model.modelId}`,
+    row.profile,
+    String(row.cases),
+    `${row.successes} (${percent(row.successRate)})`,
+    percent(row.firstTrySuccessRate),
+    row.attempts.toFixed(2),
+    row.latencyMs.p50.toFixed(1),
+    row.latencyMs.p95.toFixed(1),
+    row.latencyMs.mean.toFixed(1),
+    Object.entries(row.repairsPerCase)
+      .map(([kind, count]) => `${kind as RepairKind} ${count}`)
+      .join(", ") || "-",
+    `${row.usage.inputTokens}/${row.usage.outputTokens}`,
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join("  ")
+      .trimEnd();
+  const out = [format(header), widths.map((width) => "-".repeat(width)).join("  "), ...lines.map(format)];
+  const failures = report.rows.flatMap((row) =>
+    row.failures.map(
+      (failure) =>
+        `  ${row.model.providerId}:${row.model.modelId} ${row.profile} ${failure.case}#${failure.run} ${failure.kind}: ${oneLine(failure.reason)}`,
+    ),
+  );
+  if (failures.length > 0) {
+    const max = options.maxFailures ?? 20;
+    out.push("", `failures (${failures.length}):`, ...failures.slice(0, max));
+    if (failures.length > max) out.push(`  … ${failures.length - max} more (see the JSON or HTML report)`);
+  }
+  if (report.recommendations.length > 0) {
+    out.push("", "recommended:");
+    for (const recommendation of report.recommendations) {
+      out.push(
+        `  ${recommendation.model.providerId}:${recommendation.model.modelId} → ${recommendation.profile} (${percent(recommendation.successRate)}, p95 ${recommendation.p95LatencyMs.toFixed(1)} ms): ${JSON.stringify(recommendation.options)}`,
+      );
+    }
+  }
+  if (report.stopped) out.push("", `stopped: ${report.measured} of ${report.planned} runs measured`);
+  return `${out.join("\n")}\n`;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
