@@ -16,13 +16,15 @@ export interface BenchConfig {
    * pass-through `globalThis.fetch`, which keelson does not bypass), to see keelson's own cost. @default "lean"
    */
   fetch: "lean" | "node";
-  /** @default ["openai", "ollama"] */
+  /** @default ["openai", "ollama", "anthropic"] */
   providers: Provider[];
   /** A regular expression: only the cases whose name ("ollama call native", "openai import construct", …) matches. @default every case */
   cases: string;
 }
 
-export type Provider = "openai" | "ollama";
+export type Provider = "openai" | "ollama" | "anthropic";
+
+const knownProviders: readonly Provider[] = ["openai", "ollama", "anthropic"];
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const listeners = env.BENCH_LISTENERS ?? "lifecycle";
@@ -32,9 +34,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const fetch = env.BENCH_FETCH ?? "lean";
   if (fetch !== "lean" && fetch !== "node")
     throw new TypeError(`BENCH_FETCH must be lean or node, got ${JSON.stringify(fetch)}.`);
-  const providers = (env.BENCH_PROVIDERS ?? "openai,ollama").split(",").map((name) => name.trim());
+  const providers = (env.BENCH_PROVIDERS ?? knownProviders.join(",")).split(",").map((name) => name.trim());
   for (const provider of providers) {
-    if (provider !== "openai" && provider !== "ollama")
+    if (!(knownProviders as readonly string[]).includes(provider))
       throw new TypeError(`BENCH_PROVIDERS: unknown provider ${JSON.stringify(provider)}.`);
   }
   return {

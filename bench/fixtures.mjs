@@ -81,3 +81,11 @@ export const ollamaUnionSchema = {
   required: ["name", "parameters"],
   additionalProperties: false,
 };
+
+/** The same union for Anthropic's `output_config.format`, wrapped in `{ item }` as keelson sends it there. */
+export const anthropicUnionSchema = {
+  type: "object",
+  properties: { item: ollamaUnionSchema },
+  required: ["item"],
+  additionalProperties: false,
+};

@@ -20,10 +20,11 @@ export function reasoningBlocksOf(
 
 /** Reasoning blocks as a live stream carries them: one `reasoning-delta` a block, with its signature or redacted data. */
 export function reasoningDeltas(blocks: readonly ReasoningPart[]): ChatModelChunk[] {
-  return blocks.map(({ text, signature, redactedData }) => ({
+  return blocks.map(({ text, signature, redactedData, id }) => ({
     type: "reasoning-delta",
     text,
     ...(signature ? { signature } : {}),
+    ...(id !== undefined ? { id } : {}),
     ...(redactedData !== undefined ? { redactedData } : {}),
   }));
 }
