@@ -8,6 +8,7 @@ export default defineConfig({
     "adapters/azure-openai/index": "src/adapters/azure-openai/index.ts",
     "adapters/ollama/index": "src/adapters/ollama/index.ts",
     "adapters/bedrock/index": "src/adapters/bedrock/index.ts",
+    "adapters/anthropic/index": "src/adapters/anthropic/index.ts",
     "otel/index": "src/otel/index.ts",
     "eval/index": "src/eval/index.ts",
   },
@@ -20,6 +21,7 @@ export default defineConfig({
   target: "node20",
   external: [
     "openai",
+    "@anthropic-ai/sdk",
     "ollama",
     "@aws-sdk/client-bedrock-runtime",
     "zod",

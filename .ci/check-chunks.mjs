@@ -25,6 +25,7 @@ const entries = [
   "adapters/azure-openai/index",
   "adapters/ollama/index",
   "adapters/bedrock/index",
+  "adapters/anthropic/index",
 ];
 for (const ext of ["js", "cjs"]) {
   const chunks = new Set(entries.flatMap((entry) => staticImports(join(dist, `${entry}.${ext}`))));

@@ -11,22 +11,24 @@ export interface BenchConfig {
   importRounds: number;
   /** keelson's event listeners: "none", "lifecycle" (start, success, error, finish) or "all" (newToken too). @default "lifecycle" */
   listeners: "none" | "lifecycle" | "all";
-  /** @default ["openai", "ollama"] */
+  /** @default ["openai", "ollama", "anthropic"] */
   providers: Provider[];
   /** A regular expression: only the cases whose name ("ollama call native", "openai import construct", …) matches. @default every case */
   cases: string;
 }
 
-export type Provider = "openai" | "ollama";
+export type Provider = "openai" | "ollama" | "anthropic";
+
+const knownProviders: readonly Provider[] = ["openai", "ollama", "anthropic"];
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const listeners = env.BENCH_LISTENERS ?? "lifecycle";
   if (listeners !== "none" && listeners !== "lifecycle" && listeners !== "all") {
     throw new TypeError(`BENCH_LISTENERS must be none, lifecycle or all, got ${JSON.stringify(listeners)}.`);
   }
-  const providers = (env.BENCH_PROVIDERS ?? "openai,ollama").split(",").map((name) => name.trim());
+  const providers = (env.BENCH_PROVIDERS ?? knownProviders.join(",")).split(",").map((name) => name.trim());
   for (const provider of providers) {
-    if (provider !== "openai" && provider !== "ollama")
+    if (!(knownProviders as readonly string[]).includes(provider))
       throw new TypeError(`BENCH_PROVIDERS: unknown provider ${JSON.stringify(provider)}.`);
   }
   return {
@@ -65,7 +67,9 @@ export function selectedCallCases(config: BenchConfig): CallCaseName[] {
   const cases: CallCaseName[] = [];
   for (const provider of config.providers) {
     for (const kind of ["call", "stream"] as const) {
-      const paths: Path[] = kind === "call" ? ["native", "forced", "history-500", "tools-100"] : ["native", "forced"];
+      // The growth cases run where both sides take the workload (bench/fixtures.mjs): openai and ollama.
+      const growth = kind === "call" && provider !== "anthropic";
+      const paths: Path[] = growth ? ["native", "forced", "history-500", "tools-100"] : ["native", "forced"];
       for (const path of paths) {
         const name = `${provider} ${kind} ${path}`;
         if (pattern.test(name)) cases.push({ provider, kind, path, name });

@@ -1,4 +1,4 @@
-// A loopback fake of OpenAI chat completions and Ollama /api/chat, in its own process. Every reply
+// A loopback fake of OpenAI chat completions, Ollama /api/chat and Anthropic /v1/messages, in its own process. Every reply
 // is built once at start-up; a request only picks one. Prints {"port": n} when listening, and
 // exits when its parent closes stdin, on SIGTERM, or after `BENCH_SERVER_LIFETIME_MS` at the latest.
 import { Buffer } from "node:buffer";
@@ -96,11 +96,75 @@ function ollamaStream(forced) {
   return lines.join("");
 }
 
+const anthropicUsage = {
+  input_tokens: 42,
+  output_tokens: 210,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+};
+const anthropicMessage = (content, stopReason) => ({
+  id: "msg_bench",
+  type: "message",
+  role: "assistant",
+  model: "bench-model",
+  content,
+  stop_reason: stopReason,
+  stop_sequence: null,
+  usage: anthropicUsage,
+});
+
+function anthropicResponse(forced, wrap) {
+  const content = forced
+    ? [{ type: "text", text: unionReply(wrap) }]
+    : [{ type: "tool_use", id: "toolu_bench", name: weatherTool.name, input: toolArguments }];
+  return JSON.stringify(anthropicMessage(content, forced ? "end_turn" : "tool_use"));
+}
+
+function anthropicStream(forced, wrap) {
+  const event = (payload) => `event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`;
+  const delta = (index, payload) => event({ type: "content_block_delta", index, delta: payload });
+  const events = [
+    event({
+      type: "message_start",
+      message: { ...anthropicMessage([], null), usage: { ...anthropicUsage, output_tokens: 1 } },
+    }),
+    event({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+  ];
+  const text = forced ? split(unionReply(wrap), argumentPieceCount) : textChunks();
+  for (const piece of text) events.push(delta(0, { type: "text_delta", text: piece }));
+  events.push(event({ type: "content_block_stop", index: 0 }));
+  if (!forced) {
+    events.push(
+      event({
+        type: "content_block_start",
+        index: 1,
+        content_block: { type: "tool_use", id: "toolu_bench", name: weatherTool.name, input: {} },
+      }),
+    );
+    for (const piece of split(argumentsJSON, argumentPieceCount))
+      events.push(delta(1, { type: "input_json_delta", partial_json: piece }));
+    events.push(event({ type: "content_block_stop", index: 1 }));
+  }
+  events.push(
+    event({
+      type: "message_delta",
+      delta: { stop_reason: forced ? "end_turn" : "tool_use", stop_sequence: null },
+      usage: { output_tokens: 210 },
+    }),
+  );
+  events.push(event({ type: "message_stop" }));
+  return events.join("");
+}
+
 const replies = new Map();
 for (const forced of [false, true]) {
   for (const wrap of [false, true]) {
     replies.set(`openai|json|${forced}|${wrap}`, openAICompletion(forced, wrap));
     replies.set(`openai|sse|${forced}|${wrap}`, openAIStream(forced, wrap));
+  }
+  for (const wrap of [false, true]) {
+    replies.set(`anthropic|json|${forced}|${wrap}`, anthropicResponse(forced, wrap));
+    replies.set(`anthropic|sse|${forced}|${wrap}`, anthropicStream(forced, wrap));
   }
   replies.set(`ollama|json|${forced}|false`, ollamaResponse(forced));
   replies.set(`ollama|ndjson|${forced}|false`, ollamaStream(forced));
@@ -111,6 +175,10 @@ function replyKey(path, body) {
   if (path === "/v1/chat/completions") {
     const schema = body.response_format?.type === "json_schema" ? body.response_format.json_schema?.schema : undefined;
     return `openai|${body.stream ? "sse" : "json"}|${schema !== undefined}|${schema?.properties?.item !== undefined}`;
+  }
+  if (path === "/v1/messages") {
+    const schema = body.output_config?.format?.schema;
+    return `anthropic|${body.stream ? "sse" : "json"}|${schema !== undefined}|${schema?.properties?.item !== undefined}`;
   }
   if (path === "/api/chat") {
     const forced = typeof body.format === "object" && body.format !== null;

@@ -82,6 +82,14 @@ export const ollamaUnionSchema = {
   additionalProperties: false,
 };
 
+/** The same union for Anthropic's `output_config.format`, wrapped in `{ item }` as keelson sends it there. */
+export const anthropicUnionSchema = {
+  type: "object",
+  properties: { item: ollamaUnionSchema },
+  required: ["item"],
+  additionalProperties: false,
+};
+
 /** The growth cases' extra tools: 99 more, each with a small schema of its own, beside the weather tool. */
 const extraTools = Array.from({ length: 99 }, (_, index) => ({
   name: `lookup_${index}`,

@@ -25,7 +25,7 @@ import {
 import { markdownReport, summaryLine, type BenchResults } from "./report.js";
 import { checkTargets, collect, medianSample, type CallCase, type ImportCase } from "./summarize.js";
 
-// `npm run bench`: keelson against the raw openai and ollama SDKs on a loopback fake server, every
+// `npm run bench`: keelson against the raw openai, ollama and @anthropic-ai/sdk SDKs on a loopback fake server, every
 // case in fresh plain-node processes importing the built dist/, raw and keelson interleaved.
 // A benchmark, not a test: it reports the numbers and never fails on them.
 

@@ -1,6 +1,6 @@
-// Where a call's time goes on the loopback: `node bench/segments-worker.mjs <raw|keelson> <openai|ollama>`.
+// Where a call's time goes on the loopback: `node bench/segments-worker.mjs <raw|keelson> <openai|ollama|anthropic>`.
 // Times the native call case as worker.mjs does, and splits every call at four points both sides
-// pass through: the SDK's method entered (openai's chat.completions.create, ollama's chat), its
+// pass through: the SDK's method entered (openai's chat.completions.create, ollama's chat, anthropic's messages.create), its
 // fetch called, the response's headers in, and the SDK's promise settled. The SDK and fetch are
 // wrapped the same way for both sides (before any client exists: clients keep the fetch they find),
 // so the wrapping costs both alike; the SDK in both its builds, as the raw side imports it and
@@ -11,6 +11,7 @@ import process from "node:process";
 import { performance } from "node:perf_hooks";
 import OpenAI from "openai";
 import { Ollama } from "ollama";
+import Anthropic from "@anthropic-ai/sdk";
 
 const require = createRequire(import.meta.url);
 
@@ -49,7 +50,10 @@ if (provider === "openai") {
 } else if (provider === "ollama") {
   for (const SDK of [Ollama, require("ollama").Ollama])
     stampMethod(Object.getPrototypeOf(Object.getPrototypeOf(new SDK())), "chat");
-} else throw new Error(`unknown provider ${JSON.stringify(provider)}: openai or ollama`);
+} else if (provider === "anthropic") {
+  for (const SDK of [Anthropic, require("@anthropic-ai/sdk").Anthropic])
+    stampMethod(Object.getPrototypeOf(new SDK({ apiKey: "segments" }).messages), "create");
+} else throw new Error(`unknown provider ${JSON.stringify(provider)}: openai, ollama or anthropic`);
 
 const { setup } = await import(`./work/${side}-${provider}.mjs`);
 const call = setup({ baseURL: `http://127.0.0.1:${process.env.BENCH_PORT}`, forced: false }).call;

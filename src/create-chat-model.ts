@@ -1,3 +1,4 @@
+import { AnthropicChatModel, type AnthropicChatModelOptions } from "./adapters/anthropic/index.js";
 import { AzureOpenAIChatModel } from "./adapters/azure-openai/index.js";
 import type { AzureOpenAIChatModelOptions } from "./adapters/azure-openai/azure-openai-chat-model-options.js";
 import { BedrockChatModel } from "./adapters/bedrock/index.js";
@@ -7,19 +8,29 @@ import type { OllamaChatModelOptions } from "./adapters/ollama/ollama-chat-model
 import { OpenAIChatModel } from "./adapters/openai/index.js";
 import type { OpenAIChatModelOptions } from "./adapters/openai/openai-chat-model-options.js";
 import type { ChatModel } from "./core/chat-model.js";
+import {
+  createOpenAICompatibleModel,
+  openAICompatiblePresets,
+  type OpenAICompatibleServer,
+} from "./openai-compatible-presets.js";
 import { ScriptedChatModel, type ScriptedChatModelOptions } from "./testing/scripted-chat-model.js";
+
+/** The options each OpenAI-compatible server's name takes (see `openAICompatiblePresets`). */
+export type OpenAICompatibleOptionsByServer = { [S in OpenAICompatibleServer]: OpenAIChatModelOptions };
 
 /**
  * The options each provider name takes. A provider added to `createChatModel` is one more member
- * here (and its factory below): its name then type-checks, with its options.
+ * here (and its factory below): its name then type-checks, with its options. The OpenAI-compatible
+ * servers come from the presets table.
  */
-export interface ChatModelOptionsByProvider {
+export interface ChatModelOptionsByProvider extends OpenAICompatibleOptionsByServer {
   openai: OpenAIChatModelOptions;
   "azure-openai": AzureOpenAIChatModelOptions;
   azure: AzureOpenAIChatModelOptions;
   ollama: OllamaChatModelOptions;
   bedrock: BedrockChatModelOptions;
   "amazon-bedrock": BedrockChatModelOptions;
+  anthropic: AnthropicChatModelOptions;
   scripted: ScriptedChatModelOptions;
 }
 
@@ -39,13 +50,28 @@ const factories: { [P in ProviderName]: (modelId: string, options: ChatModelOpti
   ollama: (modelId, options) => new OllamaChatModel(modelId, options),
   bedrock: (modelId, options) => new BedrockChatModel(modelId, options),
   "amazon-bedrock": (modelId, options) => new BedrockChatModel(modelId, options),
+  anthropic: (modelId, options) => new AnthropicChatModel(modelId, options),
+  ...compatibleFactories(),
   // A scripted model built by name has an empty script: for wiring checks, not for answers.
   scripted: (modelId, options) => new ScriptedChatModel([], { ...options, modelId }),
 };
 
+/** One factory per OpenAI-compatible server in the presets table. */
+function compatibleFactories(): {
+  [S in OpenAICompatibleServer]: (modelId: string, options: OpenAIChatModelOptions) => ChatModel;
+} {
+  const entries = (Object.keys(openAICompatiblePresets) as OpenAICompatibleServer[]).map((server) => [
+    server,
+    (modelId: string, options: OpenAIChatModelOptions) => createOpenAICompatibleModel(server, modelId, options),
+  ]);
+  return Object.fromEntries(entries) as ReturnType<typeof compatibleFactories>;
+}
+
 /**
  * A model from a `provider:model` name — the provider before the first colon, the model id after
- * it (`"ollama:granite4:micro"` is model `granite4:micro` on Ollama). Adapters load their provider
+ * it (`"ollama:granite4:micro"` is model `granite4:micro` on Ollama). The OpenAI-compatible servers
+ * `vllm:`, `llamacpp:`, `lmstudio:`, `groq:`, `openrouter:`, `deepseek:` and `together:` are
+ * `OpenAIChatModel`s with the server's base URL, key variable and profile (`openAICompatiblePresets`). Adapters load their provider
  * SDK only when built; a missing SDK is a MissingDependencyError naming the `npm install` to run.
  */
 export function createChatModel<P extends ProviderName>(

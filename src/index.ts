@@ -83,6 +83,11 @@ export {
 export { withFallbacks, type WithFallbacksOptions } from "./fleet/with-fallbacks.js";
 export { FallbackChatModel } from "./fleet/fallback-chat-model.js";
 export type { RateLimitOptions, RateLimitStore } from "./fleet/rate-limit-options.js";
+export {
+  openAICompatiblePresets,
+  type OpenAICompatiblePreset,
+  type OpenAICompatibleServer,
+} from "./openai-compatible-presets.js";
 export { runTools } from "./run-tools/run-tools.js";
 export { streamTools, ToolRunStream } from "./run-tools/stream-tools.js";
 export type {

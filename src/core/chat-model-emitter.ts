@@ -1,4 +1,5 @@
 import type { EventEmitter as EventEmitterClass } from "eventemitter3";
+import { describeThrown } from "../internal/describe-thrown.js";
 import { lazyRequire } from "./lazy-require.js";
 import type { ChatModelEvents } from "./events.js";
 
@@ -77,8 +78,11 @@ export class ChatModelEmitter extends EventEmitter<ChatModelEvents> {
       guarded = function (this: unknown, payload: unknown) {
         try {
           const result = listener.call(this, payload) as { then?: unknown } | undefined;
-          if (result && typeof result.then === "function") {
-            (result as Promise<unknown>).then(undefined, (error: unknown) => reportListenerError(event, error));
+          // A thenable is handed its rejection handler only: `then` may be a getter, or throw, or never call back.
+          if (result !== null && (typeof result === "object" || typeof result === "function")) {
+            const then = result.then;
+            if (typeof then === "function")
+              then.call(result, undefined, (error: unknown) => reportListenerError(event, error));
           }
         } catch (error) {
           reportListenerError(event, error);
@@ -135,8 +139,13 @@ function countListeners(emitter: EventEmitterClass<ChatModelEvents>): Listening 
 }
 
 function reportListenerError(event: string | symbol, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  process.emitWarning(`A keelson '${String(event)}' listener threw: ${message}`, { code: "KEELSON_LISTENER_ERROR" });
+  try {
+    process.emitWarning(`A keelson '${String(event)}' listener threw: ${describeThrown(error)}`, {
+      code: "KEELSON_LISTENER_ERROR",
+    });
+  } catch {
+    // Reporting must not become the failure it reports (a `process.emitWarning` replaced by one that throws).
+  }
 }
 
 /** What a call reads of a model's events: the emitter once someone made it, `noListeners` until then. */

@@ -11,8 +11,8 @@ export interface TextPart {
 
 /**
  * An image, as a URL (`https:` or `data:`) or base64 data with its media type. A base64 `data:` URL
- * is read by every adapter; an `https:` URL only by OpenAI and Azure OpenAI, which fetch it: Ollama
- * and Bedrock refuse one with an `UnsupportedFeatureError` before any request (Bedrock takes an
+ * is read by every adapter; an `https:` URL only by OpenAI, Azure OpenAI and Anthropic, which fetch
+ * it: Ollama and Bedrock refuse one with an `UnsupportedFeatureError` before any request (Bedrock takes an
  * `s3://` URI instead).
  */
 export interface ImagePart {
@@ -44,8 +44,16 @@ export interface UserMessage {
 export interface ReasoningPart {
   type: "reasoning";
   text: string;
-  /** Provider-issued signature that some providers (Bedrock/Anthropic) need to receive back. */
+  /**
+   * Provider-issued signature that some providers need to receive back: Anthropic's (direct or on
+   * Bedrock) thinking signature, or the OpenAI Responses reasoning item's `encrypted_content`.
+   */
   signature?: string;
+  /**
+   * The provider's id of the reasoning item this part belongs to (OpenAI Responses `rs_…`), sent
+   * back with it. Consecutive parts with one id are the summary parts of one item.
+   */
+  id?: string;
   /**
    * Reasoning the provider sent encrypted (Claude's redacted thinking, Bedrock's `redactedContent`),
    * as base64, to be sent back as it came; `text` is then empty.

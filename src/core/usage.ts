@@ -5,6 +5,8 @@ export interface Usage {
   totalTokens: number;
   reasoningTokens?: number;
   cachedInputTokens?: number;
+  /** Input tokens written to the prompt cache (a part of `inputTokens`), where the provider reports them (Anthropic). */
+  cacheWriteInputTokens?: number;
 }
 
 export function emptyUsage(): Usage {
@@ -22,5 +24,6 @@ export function normalizeUsage(usage: Partial<Usage> | undefined): Usage {
   };
   if (usage?.reasoningTokens !== undefined) result.reasoningTokens = usage.reasoningTokens;
   if (usage?.cachedInputTokens !== undefined) result.cachedInputTokens = usage.cachedInputTokens;
+  if (usage?.cacheWriteInputTokens !== undefined) result.cacheWriteInputTokens = usage.cacheWriteInputTokens;
   return result;
 }

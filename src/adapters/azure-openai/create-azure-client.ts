@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
 import { lazyRequire } from "../../core/lazy-require.js";
+import { keepIssuedCredentials } from "../../internal/issued-credentials.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
 import { env } from "../openai/create-openai-client.js";
 import { loadOpenAISDK } from "../openai/load-openai-sdk.js";
@@ -33,13 +34,29 @@ export function createAzureClient(deployment: string, settings: AzureClientSetti
       "AzureOpenAIChatModel needs credentials: pass { apiKey } or { azureADTokenProvider }, or set AZURE_OPENAI_API_KEY.",
     );
   }
+  const issued: string[] = [];
   const tokenProvider =
     settings.azureADTokenProvider &&
-    entraTokenProvider(settings.azureADTokenProvider, { providerId: "azure-openai", modelId: deployment });
+    entraTokenProvider(settings.azureADTokenProvider, { providerId: "azure-openai", modelId: deployment }, issued);
+  const client = buildClient(deployment, endpoint, apiKey, tokenProvider, settings);
+  // The tokens the provider gives, cut out of errors as a static key is (openai-calls reads them by client).
+  if (tokenProvider) keepIssuedCredentials(client, issued);
+  return client;
+}
+
+function buildClient(
+  deployment: string,
+  endpoint: string,
+  apiKey: string | undefined,
+  tokenProvider: (() => Promise<string>) | undefined,
+  settings: AzureClientSettings,
+): OpenAI {
   const common = {
     ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }),
     maxRetries: 0,
     fetch: platformFetch(Object.keys(settings.headers ?? {})),
+    // The SDK's own logging (an SSE line it cannot parse, with whatever the server echoed) stays quiet: keelson reports.
+    logLevel: "off" as const,
   };
   const { AzureOpenAI, OpenAI: OpenAIClient } = loadOpenAISDK();
   const v1 = /\/openai\/v1\/*$/.exec(endpoint);

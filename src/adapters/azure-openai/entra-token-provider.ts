@@ -1,13 +1,17 @@
 import { ProviderError } from "../../core/errors/provider-error.js";
+import { describeThrown } from "../../internal/describe-thrown.js";
+import { noteIssuedCredential } from "../../internal/issued-credentials.js";
 
 /**
  * The caller's Entra ID token provider, failing as a ProviderError (`authentication`, not retried:
  * `@azure/identity` retries on its own) that names the deployment, when it throws or gives no token.
- * The SDK wraps it in its own error; the OpenAI adapter's error mapping unwraps it.
+ * The SDK wraps it in its own error; the OpenAI adapter's error mapping unwraps it. Each token
+ * it gives is noted in `issued`, for error mapping to cut out as it cuts a static key.
  */
 export function entraTokenProvider(
   provider: () => Promise<string>,
   where: { providerId: string; modelId: string },
+  issued: string[] = [],
 ): () => Promise<string> {
   const fail = (problem: string, cause?: unknown) =>
     new ProviderError(
@@ -20,10 +24,11 @@ export function entraTokenProvider(
     try {
       token = await provider();
     } catch (error) {
-      throw fail(`failed: ${error instanceof Error ? error.message : String(error)}`, error);
+      throw fail(`failed: ${describeThrown(error)}`, error);
     }
     if (typeof token !== "string" || token === "")
-      throw fail(`returned ${token === "" ? "an empty string" : String(token)} instead of a token`);
+      throw fail(`returned ${token === "" ? "an empty string" : typeof token} instead of a token`);
+    noteIssuedCredential(issued, token);
     return token;
   };
 }

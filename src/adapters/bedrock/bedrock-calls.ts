@@ -23,6 +23,8 @@ export interface BedrockConnection {
   readonly sdk: Pick<BedrockSDK, "ConverseCommand" | "ConverseStreamCommand">;
   /** Static credentials to keep out of every error message (those from the environment are added per error). */
   readonly secrets: readonly string[];
+  /** The credentials the client's provider resolved so far (it adds to this list). */
+  readonly issued?: readonly string[];
 }
 
 /** The Bedrock adapter's requests and responses, loaded on a model's first call (lazyImport). */
@@ -35,7 +37,7 @@ export async function createConverse(
   const response = await sent(connection, request, () =>
     connection.client.send(new connection.sdk.ConverseCommand(request), { abortSignal: context.signal }),
   );
-  return readConverseResponse(response);
+  return readConverseResponse(response, connection.modelId);
 }
 
 /** A ConverseStream request, opened: its events for chunkStream, read by one ConverseStreamReader. */
@@ -73,7 +75,7 @@ function mapConverseError(connection: BedrockConnection, error: unknown, request
   return mapBedrockError(error, {
     modelId: connection.modelId,
     sentToolChoice,
-    secrets: bedrockSecrets(connection.secrets),
+    secrets: bedrockSecrets([...connection.secrets, ...(connection.issued ?? [])]),
   });
 }
 

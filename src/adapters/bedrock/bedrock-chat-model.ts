@@ -8,6 +8,7 @@ import { lazyImport } from "../../internal/lazy-import.js";
 import { lazyRequire } from "../../core/lazy-require.js";
 import type { BedrockConnection } from "./bedrock-calls.js";
 import type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
+import { noteResolvedCredentials } from "./bedrock-secrets.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { bedrockModelProfile } from "./bedrock-model-profiles.js";
 
@@ -33,6 +34,8 @@ export class BedrockChatModel extends ChatModel {
   private readonly endpointKey: string;
   private connectionCache: BedrockConnection | undefined;
   declare private readonly secrets: readonly string[] | undefined;
+  /** What the client's credential provider resolved (see noteResolvedCredentials), kept out of errors too. */
+  declare private readonly issued: string[] | undefined;
 
   constructor(modelId: string, options: BedrockChatModelOptions = {}) {
     const { region, endpoint, credentials, client, ...common } = options;
@@ -58,6 +61,10 @@ export class BedrockChatModel extends ChatModel {
       endpoint ?? region ?? (client ? "client" : (process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? ""));
     // Kept out of enumeration, so that no log or serialisation of the model shows them.
     Object.defineProperty(this, "secrets", { value: staticSecrets(credentials), enumerable: false });
+    const issued: string[] = [];
+    Object.defineProperty(this, "issued", { value: issued, enumerable: false });
+    // Only on the client keelson built: a caller's own client is left as it came.
+    if (!client) noteResolvedCredentials(this.client, issued);
   }
 
   protected override get endpoint(): string {
@@ -82,6 +89,7 @@ export class BedrockChatModel extends ChatModel {
       profile: this.profile,
       sdk: loadSDK(),
       secrets: this.secrets ?? [],
+      issued: this.issued ?? [],
     });
   }
 }

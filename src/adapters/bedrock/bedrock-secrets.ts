@@ -1,3 +1,6 @@
+import type { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import { noteIssuedCredential } from "../../internal/issued-credentials.js";
+
 /**
  * The environment variables the AWS SDK signs Bedrock requests with when the model was given no
  * static credentials: the default chain's keys and a Bedrock API key (a bearer token).
@@ -15,4 +18,22 @@ export function bedrockSecrets(staticSecrets: readonly string[]): string[] {
     if (value) secrets.push(value);
   }
   return secrets;
+}
+
+/**
+ * Notes, in `issued`, each identity the client's credential provider resolves (the default chain or
+ * a caller's provider function): the secret key and session token the SDK signs with, known only once
+ * resolved. The SDK reads `config.credentials` per request, so the wrapper sees every identity used.
+ */
+export function noteResolvedCredentials(client: BedrockRuntimeClient, issued: string[]): void {
+  const config = client.config as { credentials?: unknown };
+  const resolve = config.credentials;
+  if (typeof resolve !== "function") return;
+  config.credentials = async (...args: unknown[]) => {
+    const identity = (await (resolve as (...args: unknown[]) => Promise<unknown>)(...args)) as
+      { secretAccessKey?: string; sessionToken?: string } | undefined;
+    noteIssuedCredential(issued, identity?.secretAccessKey);
+    noteIssuedCredential(issued, identity?.sessionToken);
+    return identity;
+  };
 }

@@ -1,6 +1,9 @@
 import type { ConverseStreamMetadataEvent, ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
 import { ProviderError } from "../../core/errors/provider-error.js";
 import type { FinishReason } from "../../core/output.js";
+import type { ReplySource } from "../../core/errors/unreadable-reply.js";
+import { unreadableReply } from "../../core/errors/unreadable-reply.js";
+import { isRecord, optionalRecord, optionalString } from "../../core/reply-fields.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { readBedrockUsage } from "./read-converse-response.js";
 import { mapBedrockStopReason } from "./map-bedrock-stop-reason.js";
@@ -25,50 +28,66 @@ export class ConverseStreamReader {
   }
 
   toChunks(event: ConverseStreamOutput): ChatModelChunk[] {
+    const source = { providerId: "bedrock", modelId: this.#modelId };
+    if (!isRecord(event)) throw unreadableReply(source, "stream event", "an object", event);
     const exception = streamException(event);
     if (exception) throw exception;
-    if (event.contentBlockStart) {
-      const index = event.contentBlockStart.contentBlockIndex ?? 0;
-      const toolUse = event.contentBlockStart.start?.toolUse;
-      if (!toolUse || toolUse.type === "server_tool_use") {
+    const start = optionalRecord(event.contentBlockStart, "contentBlockStart", source);
+    if (start) {
+      const index = blockIndex(start.contentBlockIndex, "contentBlockStart.contentBlockIndex", source);
+      const toolUse = optionalRecord(
+        optionalRecord(start.start, "contentBlockStart.start", source)?.toolUse,
+        "contentBlockStart.start.toolUse",
+        source,
+      );
+      if (
+        !toolUse ||
+        optionalString(toolUse.type, "contentBlockStart.start.toolUse.type", source) === "server_tool_use"
+      ) {
         this.#skipped.add(index);
         return [];
       }
-      return [
-        {
-          type: "tool-call-delta",
-          index,
-          ...(toolUse.toolUseId ? { id: toolUse.toolUseId } : {}),
-          name: toolUse.name ?? "",
-        },
-      ];
+      const id = optionalString(toolUse.toolUseId, "contentBlockStart.start.toolUse.toolUseId", source);
+      const name = optionalString(toolUse.name, "contentBlockStart.start.toolUse.name", source);
+      return [{ type: "tool-call-delta", index, ...(id ? { id } : {}), name: name ?? "" }];
     }
-    if (event.contentBlockDelta) {
-      const index = event.contentBlockDelta.contentBlockIndex ?? 0;
-      const delta = event.contentBlockDelta.delta;
+    const blockDelta = optionalRecord(event.contentBlockDelta, "contentBlockDelta", source);
+    if (blockDelta) {
+      const index = blockIndex(blockDelta.contentBlockIndex, "contentBlockDelta.contentBlockIndex", source);
+      const delta = optionalRecord(blockDelta.delta, "contentBlockDelta.delta", source);
       if (!delta || this.#skipped.has(index)) return [];
-      if (delta.text !== undefined) return [{ type: "text-delta", text: delta.text }];
-      if (delta.toolUse) return [{ type: "tool-call-delta", index, argsDelta: delta.toolUse.input ?? "" }];
-      if (delta.reasoningContent?.text !== undefined)
-        return [{ type: "reasoning-delta", text: delta.reasoningContent.text }];
-      if (delta.reasoningContent?.signature !== undefined)
-        return [{ type: "reasoning-delta", text: "", signature: delta.reasoningContent.signature }];
-      if (delta.reasoningContent?.redactedContent !== undefined) {
-        return [
-          {
-            type: "reasoning-delta",
-            text: "",
-            redactedData: Buffer.from(delta.reasoningContent.redactedContent).toString("base64"),
-          },
-        ];
+      const text = optionalString(delta.text, "contentBlockDelta.delta.text", source);
+      if (text !== undefined) return [{ type: "text-delta", text }];
+      const toolUse = optionalRecord(delta.toolUse, "contentBlockDelta.delta.toolUse", source);
+      if (toolUse) {
+        const input = optionalString(toolUse.input, "contentBlockDelta.delta.toolUse.input", source);
+        return [{ type: "tool-call-delta", index, argsDelta: input ?? "" }];
+      }
+      const reasoning = optionalRecord(delta.reasoningContent, "contentBlockDelta.delta.reasoningContent", source);
+      if (!reasoning) return [];
+      const reasoningText = optionalString(reasoning.text, "contentBlockDelta.delta.reasoningContent.text", source);
+      if (reasoningText !== undefined) return [{ type: "reasoning-delta", text: reasoningText }];
+      const signature = optionalString(
+        reasoning.signature,
+        "contentBlockDelta.delta.reasoningContent.signature",
+        source,
+      );
+      if (signature !== undefined) return [{ type: "reasoning-delta", text: "", signature }];
+      const redacted = reasoning.redactedContent;
+      if (redacted !== undefined && redacted !== null) {
+        if (!(redacted instanceof Uint8Array))
+          throw unreadableReply(source, "contentBlockDelta.delta.reasoningContent.redactedContent", "bytes", redacted);
+        return [{ type: "reasoning-delta", text: "", redactedData: Buffer.from(redacted).toString("base64") }];
       }
       return [];
     }
-    if (event.messageStop) {
-      this.#stopReason = event.messageStop.stopReason;
+    const stop = optionalRecord(event.messageStop, "messageStop", source);
+    if (stop) {
+      this.#stopReason = optionalString(stop.stopReason, "messageStop.stopReason", source) ?? "";
       this.#finishReason = mapBedrockStopReason(this.#stopReason);
-    } else if (event.metadata) {
-      this.#metadata = event.metadata;
+    } else {
+      const metadata = optionalRecord(event.metadata, "metadata", source);
+      if (metadata) this.#metadata = metadata as unknown as ConverseStreamMetadataEvent;
     }
     return [];
   }
@@ -101,11 +120,21 @@ const exceptionMembers = {
   validationException: "ValidationException",
 } as const;
 
+/** A content block's index: a whole number within reason (absent is the first block). */
+function blockIndex(value: unknown, path: string, source: ReplySource): number {
+  if (value === undefined || value === null) return 0;
+  if (Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < 1_000) return value as number;
+  throw unreadableReply(source, path, "a whole number", value);
+}
+
 /** An exception the service sent as a stream event (the SDK usually throws these itself). */
-function streamException(event: ConverseStreamOutput): Error | undefined {
+function streamException(event: object): Error | undefined {
   for (const [member, name] of Object.entries(exceptionMembers)) {
-    const payload = (event as unknown as Record<string, { message?: string } | undefined>)[member];
-    if (payload) return Object.assign(new Error(payload.message ?? name), { name });
+    const payload = (event as unknown as Record<string, { message?: unknown } | undefined>)[member];
+    if (payload) {
+      const message = typeof payload.message === "string" && payload.message !== "" ? payload.message : name;
+      return Object.assign(new Error(message), { name });
+    }
   }
   return undefined;
 }

@@ -2,7 +2,7 @@ import { isAbortError } from "../../internal/abort.js";
 import { ProviderError } from "../../core/errors/provider-error.js";
 import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
-import { redactSecrets, redactText } from "../../internal/redact-secrets.js";
+import { maxServerTextLength, redactedExcerpt, redactSecrets, redactText } from "../../internal/redact-secrets.js";
 
 interface AWSErrorShape {
   name?: string;
@@ -82,7 +82,12 @@ export function mapBedrockError(error: unknown, context: BedrockErrorContext): u
   const rejectedParameter =
     name === "ValidationException" ? rejectedToolChoice(aws.message, context.sentToolChoice) : undefined;
   const summary = [name, statusCode === undefined ? undefined : `HTTP ${statusCode}`].filter(Boolean).join(", ");
-  let message = `bedrock ${modelId}: ${aws.message || "request failed"} (${summary}).`;
+  const said = redactedExcerpt(
+    typeof aws.message === "string" && aws.message !== "" ? aws.message : "request failed",
+    secrets,
+    maxServerTextLength,
+  );
+  let message = `bedrock ${modelId}: ${said} (${summary}).`;
   const hint = reason === undefined ? undefined : hints[reason];
   if (hint) message += ` ${hint}`;
   return new ProviderError(redactText(message, secrets), {

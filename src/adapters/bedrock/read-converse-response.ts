@@ -1,6 +1,8 @@
 import type { ConverseCommandOutput, TokenUsage } from "@aws-sdk/client-bedrock-runtime";
 import type { ReasoningPart } from "../../core/messages.js";
 import type { ProviderOutput, ProviderToolCall } from "../../core/output.js";
+import { unreadableReply } from "../../core/errors/unreadable-reply.js";
+import { isRecord, optionalRecord, optionalRecords, optionalString, tokenCount } from "../../core/reply-fields.js";
 import type { Usage } from "../../core/usage.js";
 import { mapBedrockStopReason } from "./map-bedrock-stop-reason.js";
 
@@ -10,34 +12,55 @@ import { mapBedrockStopReason } from "./map-bedrock-stop-reason.js";
  * Each reasoning block is kept apart, with its signature or its redacted bytes (base64), for Claude
  * wants them all back unmodified.
  */
-export function readConverseResponse(response: ConverseCommandOutput): ProviderOutput {
+export function readConverseResponse(response: ConverseCommandOutput, modelId: string): ProviderOutput {
+  const source = { providerId: "bedrock", modelId };
   let text = "";
   let reasoning = "";
   let signature: string | undefined;
   const reasoningParts: ReasoningPart[] = [];
   const toolCalls: ProviderToolCall[] = [];
-  for (const block of response.output?.message?.content ?? []) {
-    if (block.text !== undefined) text += block.text;
-    else if (block.reasoningContent?.reasoningText) {
-      const { text: part = "", signature: partSignature } = block.reasoningContent.reasoningText;
+  const output = optionalRecord(response.output, "output", source);
+  const message = optionalRecord(output?.message, "output.message", source);
+  const blocks = optionalRecords(message?.content, "output.message.content", source) ?? [];
+  blocks.forEach((block, index) => {
+    const path = `output.message.content[${index}]`;
+    const blockText = optionalString(block.text, `${path}.text`, source);
+    const reasoningContent = optionalRecord(block.reasoningContent, `${path}.reasoningContent`, source);
+    const reasoningText = optionalRecord(
+      reasoningContent?.reasoningText,
+      `${path}.reasoningContent.reasoningText`,
+      source,
+    );
+    const toolUse = optionalRecord(block.toolUse, `${path}.toolUse`, source);
+    if (blockText !== undefined) text += blockText;
+    else if (reasoningText) {
+      const part = optionalString(reasoningText.text, `${path}.reasoningContent.reasoningText.text`, source) ?? "";
+      const partSignature = optionalString(
+        reasoningText.signature,
+        `${path}.reasoningContent.reasoningText.signature`,
+        source,
+      );
       reasoning += part;
       signature = partSignature ?? signature;
       reasoningParts.push({ type: "reasoning", text: part, ...(partSignature ? { signature: partSignature } : {}) });
-    } else if (block.reasoningContent?.redactedContent) {
-      reasoningParts.push({
-        type: "reasoning",
-        text: "",
-        redactedData: Buffer.from(block.reasoningContent.redactedContent).toString("base64"),
+    } else if (reasoningContent?.redactedContent !== undefined && reasoningContent.redactedContent !== null) {
+      const redacted = reasoningContent.redactedContent;
+      if (!(redacted instanceof Uint8Array))
+        throw unreadableReply(source, `${path}.reasoningContent.redactedContent`, "bytes", redacted);
+      reasoningParts.push({ type: "reasoning", text: "", redactedData: Buffer.from(redacted).toString("base64") });
+    } else if (toolUse && optionalString(toolUse.type, `${path}.toolUse.type`, source) !== "server_tool_use") {
+      toolCalls.push({
+        id: optionalString(toolUse.toolUseId, `${path}.toolUse.toolUseId`, source),
+        name: optionalString(toolUse.name, `${path}.toolUse.name`, source) ?? "",
+        args: toolUse.input,
       });
-    } else if (block.toolUse && block.toolUse.type !== "server_tool_use") {
-      toolCalls.push({ id: block.toolUse.toolUseId, name: block.toolUse.name ?? "", args: block.toolUse.input });
     }
-  }
+  });
   return {
     text,
     reasoning,
     toolCalls,
-    finishReason: mapBedrockStopReason(response.stopReason),
+    finishReason: mapBedrockStopReason(optionalString(response.stopReason, "stopReason", source)),
     usage: readBedrockUsage(response.usage),
     raw: response,
     ...(signature ? { reasoningSignature: signature } : {}),
@@ -53,13 +76,16 @@ export function readConverseResponse(response: ConverseCommandOutput): ProviderO
  * `gen_ai.usage.input_tokens` are.
  */
 export function readBedrockUsage(usage: TokenUsage | undefined): Partial<Usage> {
-  if (!usage) return {};
+  if (!isRecord(usage)) return {};
   const result: Partial<Usage> = {};
-  const cacheRead = usage.cacheReadInputTokens ?? 0;
-  const cacheWrite = usage.cacheWriteInputTokens ?? 0;
-  if (usage.inputTokens !== undefined) result.inputTokens = usage.inputTokens + cacheRead + cacheWrite;
-  if (usage.outputTokens !== undefined) result.outputTokens = usage.outputTokens;
-  if (usage.totalTokens !== undefined) result.totalTokens = usage.totalTokens;
-  if (usage.cacheReadInputTokens !== undefined) result.cachedInputTokens = usage.cacheReadInputTokens;
+  const cacheRead = tokenCount(usage.cacheReadInputTokens);
+  const cacheWrite = tokenCount(usage.cacheWriteInputTokens) ?? 0;
+  const input = tokenCount(usage.inputTokens);
+  const output = tokenCount(usage.outputTokens);
+  const total = tokenCount(usage.totalTokens);
+  if (input !== undefined) result.inputTokens = input + (cacheRead ?? 0) + cacheWrite;
+  if (output !== undefined) result.outputTokens = output;
+  if (total !== undefined) result.totalTokens = total;
+  if (cacheRead !== undefined) result.cachedInputTokens = cacheRead;
   return result;
 }

@@ -3,6 +3,7 @@ import { ProviderError } from "../../core/errors/provider-error.js";
 import type { ProviderErrorOptions } from "../../core/errors/provider-error.js";
 import { isAbortError } from "../../internal/abort.js";
 import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
+import { maxServerTextLength, redactedExcerpt } from "../../internal/redact-secrets.js";
 
 export interface OllamaErrorContext {
   modelId: string;
@@ -42,7 +43,7 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): unk
   };
   const status = (error as { status_code?: unknown }).status_code;
   if (error.name === "ResponseError" && typeof status === "number")
-    return responseError(error.message, status, base, context);
+    return responseError(excerpt(error.message), status, base, context);
 
   const gaveUp = fetchGaveUp(error);
   if (gaveUp) {
@@ -91,9 +92,14 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): unk
   }
   if (error.constructor === Error || error instanceof SyntaxError) {
     // An error line inside a 200 stream, a missing body, or a body that is not JSON.
-    return serverError(error.message, undefined, base, context);
+    return serverError(excerpt(error.message), undefined, base, context);
   }
   return error;
+}
+
+/** What the server said, as much as a message holds (the error was redacted before it came here). */
+function excerpt(message: string): string {
+  return redactedExcerpt(message, [], maxServerTextLength);
 }
 
 function responseError(

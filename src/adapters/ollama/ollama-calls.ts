@@ -4,7 +4,7 @@ import type { ProviderOutput } from "../../core/output.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { eitherSignal, isAbortable, settleOnAbort } from "../../internal/abort.js";
-import { redactSecrets } from "../../internal/redact-secrets.js";
+import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
@@ -50,7 +50,7 @@ export async function createOllamaChat(
   const client = clientFor(connection, context.signal, false);
   try {
     const response = await settleOnAbort(client.chat(request), context.signal);
-    return mapOllamaResponse(response);
+    return mapOllamaResponse(response, replySource(connection));
   } catch (error) {
     throw mapOllamaCallError(connection, error);
   }
@@ -71,11 +71,12 @@ export async function openOllamaStream(
   } catch (error) {
     throw mapOllamaCallError(connection, error);
   }
+  const source = replySource(connection);
   const stop = () => stream.abort();
   signal.addEventListener("abort", stop, { once: true });
   return {
     parts: stream,
-    toChunks: mapOllamaStreamPart,
+    toChunks: (part) => mapOllamaStreamPart(part, source),
     // The SDK ends its parts at the `done: true` one; a stream left before that is closed, not read to the end.
     close: (finished) => {
       signal.removeEventListener("abort", stop);
@@ -83,6 +84,10 @@ export async function openOllamaStream(
     },
     mapError: (error) => mapOllamaCallError(connection, error),
   };
+}
+
+function replySource(connection: OllamaConnection): { providerId: string; modelId: string } {
+  return { providerId: "ollama", modelId: connection.modelId };
 }
 
 function mapOllamaCallError(connection: OllamaConnection, error: unknown): unknown {
@@ -108,7 +113,7 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
     host: connection.host,
     ...(headers ? { headers } : {}),
     fetch: plain
-      ? (url, init) => fetchOrRefuse(send, url, init)
+      ? (url, init) => fetchOrRefuse(send, url, init, connection.secrets)
       : async (url, init) => {
           const linked = !isAbortable(signal)
             ? init?.signal
@@ -122,7 +127,7 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
             : linked
               ? { ...init, signal: linked }
               : init;
-          const response = await fetchOrRefuse(send, url, request);
+          const response = await fetchOrRefuse(send, url, request, connection.secrets);
           return stream ? strictNDJSON(response) : response;
         },
   });
@@ -135,18 +140,20 @@ async function fetchOrRefuse(
   baseFetch: typeof fetch,
   url: string | URL | Request,
   init: RequestInit | undefined,
+  secrets: readonly string[],
 ): Promise<Response> {
   const response = await baseFetch(url, init);
-  if (!response.ok) throw await responseError(response);
+  if (!response.ok) throw await responseError(response, secrets);
   return response;
 }
 
 /**
  * An error response as the SDK's ResponseError (its message: the JSON body's `error`, else the
  * text, else the status line), with `retryAfterMs` from its headers. Read here, the SDK never logs
- * "Getting text from response" to the console on the way.
+ * "Getting text from response" to the console on the way. The message is the body's start, the
+ * credentials cut out first: an error page of megabytes is not a message.
  */
-async function responseError(response: Response): Promise<Error> {
+async function responseError(response: Response, secrets: readonly string[]): Promise<Error> {
   let message = `Error ${response.status}: ${response.statusText}`;
   try {
     if (response.headers.get("content-type")?.includes("application/json")) {
@@ -158,7 +165,7 @@ async function responseError(response: Response): Promise<Error> {
   } catch {
     // A body that cannot be read: the status line says what there is to say.
   }
-  return Object.assign(new Error(message), {
+  return Object.assign(new Error(redactedExcerpt(message, secretsNow(secrets), maxServerTextLength)), {
     name: "ResponseError",
     status_code: response.status,
     retryAfterMs: parseRetryAfter(response.headers),

@@ -34,6 +34,8 @@ export function createOpenAIClient(settings: OpenAIClientSettings): OpenAI {
     maxRetries: 0,
     // The platform fetch; the headers given are credentials too on a redirect to another origin.
     fetch: platformFetch(Object.keys(settings.headers ?? {})),
+    // The SDK's own logging (an SSE line it cannot parse, with whatever the server echoed) stays quiet: keelson reports.
+    logLevel: "off",
   });
 }
 

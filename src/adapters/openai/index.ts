@@ -1,5 +1,6 @@
 /**
- * `OpenAIChatModel`: OpenAI's chat completions API, or any OpenAI-compatible endpoint.
+ * `OpenAIChatModel`: OpenAI's chat completions API, or any OpenAI-compatible endpoint;
+ * `OpenAIResponsesChatModel`: OpenAI's Responses API.
  * @module keelson/openai
  */
 export { OpenAIChatModel } from "./openai-chat-model.js";
@@ -11,3 +12,4 @@ export {
   type OpenAIReasoningField,
 } from "./convert-to-openai-messages.js";
 export { convertFromOpenAIMessages } from "./convert-from-openai-messages.js";
+export { OpenAIResponsesChatModel, type OpenAIResponsesChatModelOptions } from "./openai-responses-chat-model.js";

@@ -6,7 +6,7 @@ import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import { abortError } from "../../internal/abort.js";
 import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
 import { networkCause } from "../../internal/network-cause.js";
-import { redactSecrets, redactText } from "../../internal/redact-secrets.js";
+import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
 
 export interface OpenAIErrorContext {
   providerId: string;
@@ -15,6 +15,8 @@ export interface OpenAIErrorContext {
   apiKey?: string | undefined;
   /** The client's base URL, shown when it could not be reached or answered for a path it does not have. */
   baseURL?: string | undefined;
+  /** Other credentials the call used (an Entra ID token), kept out the same way. */
+  secrets?: readonly string[] | undefined;
   /** The tool_choice the request sent, to report a refusal of it to the ladder. */
   toolChoice?: ProviderToolChoice | undefined;
   /** What to do next, per reason, in this provider's words. */
@@ -29,6 +31,10 @@ export interface OpenAIErrorContext {
 
 const contentFilterCodes = new Set(["content_filter", "content_policy_violation"]);
 
+function secretsOf(context: OpenAIErrorContext): (string | undefined)[] {
+  return [context.apiKey, ...(context.secrets ?? [])];
+}
+
 /**
  * An `openai` SDK error as a ProviderError (the SDK error is its `cause`). So is what the SDK lets
  * through from below it: a body that is not JSON (`SyntaxError`) and a connection lost while the
@@ -42,7 +48,8 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
   const sdkError = error as APIError;
   // The SDK error stays the cause as it came, but never with the key in it (some gateways echo it).
-  redactSecrets(sdkError, [context.apiKey]);
+  const secrets = secretsOf(context);
+  redactSecrets(sdkError, secrets);
   const where = `${context.providerId} ${context.modelId}`;
   const options = { providerId: context.providerId, modelId: context.modelId, cause: sdkError };
   const gaveUp = fetchGaveUp(sdkError);
@@ -60,14 +67,16 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
         : sdkError.message;
     const at = context.baseURL ? ` at ${context.baseURL}` : "";
     const fix = found?.code === "ECONNREFUSED" ? " Start the server, or point baseURL at the port it listens on." : "";
-    return new ProviderError(`${where}: could not reach the API${at}: ${cause}.${fix}`, {
+    const reached = redactedExcerpt(`${cause}`, secrets, maxServerTextLength);
+    return new ProviderError(`${where}: could not reach the API${at}: ${reached}.${fix}`, {
       ...options,
       reason: "network",
       code: found?.code,
     });
   }
   if (sdkError.status === 404 && !isAPIErrorBody(sdkError.error)) return wrongPathError(sdkError, context, options);
-  const status = sdkError.status;
+  // An error event inside a stream has no HTTP status; OpenRouter's carries one as a numeric `code`.
+  const status = sdkError.status ?? statusOf(sdkError.code);
   const code = typeof sdkError.code === "string" ? sdkError.code : undefined;
   // A filtered prompt is a 400 (never retried); the code tells it apart from a malformed request.
   // No status but a body: an error event inside a stream that had started, reported by the server.
@@ -85,7 +94,8 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
       ? `The endpoint refused tool_choice '${rejectedParameter.value}'.`
       : context.hints?.[reason];
   // The SDK error was redacted above, so this message is clean too.
-  return new ProviderError(`${where}: ${sdkError.message}${hint ? ` ${hint}` : ""}`, {
+  const said = redactedExcerpt(sdkError.message, secrets, maxServerTextLength);
+  return new ProviderError(`${where}: ${said}${hint ? ` ${hint}` : ""}`, {
     ...options,
     statusCode: status,
     reason,
@@ -100,7 +110,7 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
 export function notACompletion(body: unknown, context: OpenAIErrorContext): ProviderError {
   const shown =
     typeof body === "string"
-      ? `text starting ${JSON.stringify(redactText(body.slice(0, 60), [context.apiKey]))}`
+      ? `text starting ${JSON.stringify(redactedExcerpt(body, secretsOf(context), 60))}`
       : typeof body;
   return new ProviderError(
     `${context.providerId} ${context.modelId}: the API answered 200 with a body that is not a chat completion (${shown}). ` +
@@ -125,9 +135,7 @@ function wrongPathError(sdkError: APIError, context: OpenAIErrorContext, options
   const url = context.baseURL ? `${context.baseURL.replace(/\/+$/, "")}/chat/completions` : "the chat completions URL";
   const body = sdkError.message.replace(/^404\s*/, "").trim();
   const shown =
-    body === "" || body === "status code (no body)"
-      ? "no body"
-      : `"${redactText(body.slice(0, 80), [context.apiKey])}"`;
+    body === "" || body === "status code (no body)" ? "no body" : `"${redactedExcerpt(body, secretsOf(context), 80)}"`;
   return new ProviderError(
     `${context.providerId} ${context.modelId}: ${url} answered 404 with ${shown}, not an API error: the URL or path is wrong, not the model. ` +
       "Check baseURL: an OpenAI-compatible API's usually ends in /v1 (e.g. http://localhost:8000/v1).",
@@ -139,13 +147,15 @@ function mapUnreadableResponse(error: unknown, context: OpenAIErrorContext): unk
   // A ProviderError raised under the SDK (Azure's Entra ID token provider) comes back inside the SDK's own error.
   const inner = (error as { cause?: unknown } | null)?.cause;
   if (ProviderError.isInstance(inner)) return inner;
+  // A SyntaxError quotes the body it could not parse: the cause must not carry a key either.
+  redactSecrets(error, secretsOf(context));
   const options = { providerId: context.providerId, modelId: context.modelId, cause: error };
   const where = `${context.providerId} ${context.modelId}`;
   if (error instanceof SyntaxError) {
     // An HTML page (a proxy's, a login page) where JSON belongs: a retry gets the same page.
     const page = /^Unexpected token '<'/.test(error.message);
     return new ProviderError(
-      `${where}: the API sent a body that is not valid JSON (${redactText(error.message, [context.apiKey])}).` +
+      `${where}: the API sent a body that is not valid JSON (${redactedExcerpt(error.message, secretsOf(context), maxServerTextLength)}).` +
         (page
           ? " It is an HTML page: check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page."
           : ""),
@@ -223,4 +233,44 @@ function fetchGaveUpError(
     code: gaveUp?.code,
     isRetryable: false,
   });
+}
+
+/**
+ * An error a server reported in place of a reply, inside a 200 body or as a stream chunk: OpenAI's
+ * envelope `{ error: { message, type, code } }` (OpenRouter sends it mid-stream, `code` a number) or
+ * vLLM's `{ object: "error", message, type, code }`. The server's message is kept (its start, its
+ * secrets cut out); a numeric `code` that is an HTTP status decides the reason, else it is the
+ * server's failure (retryable). Anything else is not a report: undefined.
+ */
+export function reportedError(body: unknown, context: OpenAIErrorContext): ProviderError | undefined {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
+  const fields = body as { object?: unknown; error?: unknown; message?: unknown };
+  const report =
+    fields.object === "error"
+      ? (fields as Record<string, unknown>)
+      : fields.error !== null && typeof fields.error === "object" && !Array.isArray(fields.error)
+        ? (fields.error as Record<string, unknown>)
+        : typeof fields.error === "string"
+          ? { message: fields.error }
+          : undefined;
+  if (!report) return undefined;
+  const status = statusOf(report.code);
+  const code =
+    typeof report.code === "string" ? report.code : typeof report.type === "string" ? report.type : undefined;
+  const said =
+    typeof report.message === "string" && report.message !== ""
+      ? redactedExcerpt(report.message, secretsOf(context), maxServerTextLength)
+      : "an error without a message";
+  return new ProviderError(`${context.providerId} ${context.modelId}: the server reported an error: ${said}`, {
+    providerId: context.providerId,
+    modelId: context.modelId,
+    statusCode: status,
+    reason: contentFilterCodes.has(code ?? "") ? "content-policy" : status === undefined ? "server" : undefined,
+    code,
+  });
+}
+
+/** A numeric error code that is an HTTP error status, as OpenRouter and vLLM send one. */
+function statusOf(code: unknown): number | undefined {
+  return typeof code === "number" && Number.isInteger(code) && code >= 400 && code <= 599 ? code : undefined;
 }

@@ -13,10 +13,18 @@ import {
   settleOnAbort,
   timeLeft,
 } from "../../internal/abort.js";
+import { issuedCredentials } from "../../internal/issued-credentials.js";
 import { longCallDispatcher, sendsWithFetchLimits } from "../../internal/long-call-dispatcher.js";
+import { failedGeneration, failedGenerationChunks } from "./failed-generation.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
-import { mapOpenAIError, notACompletion, refusesParallelToolCalls, refusesReasoningField } from "./map-openai-error.js";
+import {
+  mapOpenAIError,
+  notACompletion,
+  refusesParallelToolCalls,
+  refusesReasoningField,
+  reportedError,
+} from "./map-openai-error.js";
 import { mapOpenAIResponse, reasoningFieldOf } from "./map-openai-response.js";
 import { OpenAIStreamReader } from "./openai-stream-reader.js";
 import type { MaxTokensField, RefusedFields } from "./to-openai-request.js";
@@ -59,12 +67,16 @@ export async function createOpenAIChat(
       connection.client.chat.completions.create(body, requestOptions(connection, context.signal)),
       context.signal,
     );
-    if (!Array.isArray((completion as { choices?: unknown } | null)?.choices))
-      throw notACompletion(completion, errorContext(connection, input, context.signal));
+    if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) {
+      const where = errorContext(connection, input, context.signal);
+      throw reportedError(completion, where) ?? notACompletion(completion, where);
+    }
     learnReasoningField(connection, reasoningFieldOf(completion.choices[0]?.message));
-    return mapOpenAIResponse(completion);
+    return mapOpenAIResponse(completion, connection);
   } catch (error) {
     if (learnsRefusal(connection, input, body, error)) return createOpenAIChat(connection, input, context);
+    const failed = context.signal.aborted ? undefined : failedGeneration(error);
+    if (failed) return failed;
     throw openAICallError(connection, error, input, context.signal);
   }
 }
@@ -74,7 +86,7 @@ export async function openOpenAIStream(
   connection: OpenAIConnection,
   input: ProviderInput,
   context: RunContext,
-): Promise<OpenedParts<ChatCompletionChunk>> {
+): Promise<OpenedParts<unknown>> {
   const body = toOpenAIRequest(
     input,
     connection.modelId,
@@ -88,10 +100,12 @@ export async function openOpenAIStream(
       connection.client.chat.completions.create(body, requestOptions(connection, context.signal)),
       context.signal,
     );
-    const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId });
+    const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId }, (chunk) =>
+      reportedError(chunk, errorContext(connection, input, context.signal)),
+    );
     return {
       parts: stream,
-      toChunks: (chunk) => reader.toChunks(chunk),
+      toChunks: (chunk) => reader.toChunks(chunk as ChatCompletionChunk),
       end: () => {
         // The reader notes the field reasoning came in as it reads it: nothing more per chunk.
         learnReasoningField(connection, reader.reasoningField);
@@ -101,8 +115,15 @@ export async function openOpenAIStream(
     };
   } catch (error) {
     if (learnsRefusal(connection, input, body, error)) return openOpenAIStream(connection, input, context);
+    const failed = context.signal.aborted ? undefined : failedGeneration(error);
+    if (failed) return { parts: oneReply(failed), toChunks: (part) => failedGenerationChunks(part as ProviderOutput) };
     throw openAICallError(connection, error, input, context.signal);
   }
+}
+
+/** One reply, as a stream of one part. */
+async function* oneReply(output: ProviderOutput): AsyncGenerator<ProviderOutput> {
+  yield output;
 }
 
 /**
@@ -162,6 +183,7 @@ function errorContext(connection: OpenAIConnection, input: ProviderInput, signal
     modelId: connection.modelId,
     apiKey: typeof client.apiKey === "string" ? client.apiKey : undefined,
     baseURL: typeof client.baseURL === "string" ? client.baseURL.replace(/\/+$/, "") : undefined,
+    secrets: issuedCredentials(client),
     toolChoice: input.toolChoice,
     hints: connection.errorHints(),
     fetchLimitFirst:

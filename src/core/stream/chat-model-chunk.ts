@@ -7,11 +7,12 @@ import type { Usage } from "../usage.js";
  * `tool-call-delta` (arguments as string fragments, merged by index), `tool-call` (a whole call,
  * as Ollama sends it), `usage` and `finish`. Callers also receive `tool-call` chunks for every
  * validated call at the end, and `reset` when keelson re-asks the model (discard what came before).
- * A reasoning block ends at its `signature`; a redacted one (`redactedData`) comes in one chunk.
+ * A reasoning block ends at its `signature` or its `id` (an OpenAI Responses reasoning item's); a
+ * redacted one (`redactedData`) comes in one chunk.
  */
 export type ChatModelChunk =
   | { type: "text-delta"; text: string }
-  | { type: "reasoning-delta"; text: string; signature?: string; redactedData?: string }
+  | { type: "reasoning-delta"; text: string; signature?: string; redactedData?: string; id?: string }
   | { type: "tool-call-delta"; index: number; id?: string; name?: string; argsDelta?: string }
   | { type: "tool-call"; toolCall: ToolCall }
   | { type: "usage"; usage: Partial<Usage> }

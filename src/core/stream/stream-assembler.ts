@@ -41,7 +41,7 @@ export class StreamAssembler {
         if (chunk.redactedData !== undefined) this.#addRedactedPart(chunk.text, chunk.redactedData);
         else {
           this.#reasoning += chunk.text;
-          if (chunk.signature) this.#closeOpenPart(chunk.signature);
+          if (chunk.signature || chunk.id !== undefined) this.#closeOpenPart(chunk.signature, chunk.id);
         }
         break;
       case "tool-call-delta":
@@ -66,18 +66,24 @@ export class StreamAssembler {
     }
   }
 
-  /** The open block, ended by its signature (or, unsigned, by a redacted block after it). */
-  #closeOpenPart(signature?: string): void {
+  /** The open block, ended by its signature or item id (or, unsigned, by a redacted block after it). */
+  #closeOpenPart(signature?: string, id?: string): void {
     const text = this.#reasoning.slice(this.#openPartStart);
     if (signature) this.#reasoningSignature = signature;
-    if (signature || text !== "")
-      (this.#reasoningParts ??= []).push({ type: "reasoning", text, ...(signature ? { signature } : {}) });
+    if (signature || id !== undefined || text !== "")
+      (this.#reasoningParts ??= []).push({
+        type: "reasoning",
+        text,
+        ...(signature ? { signature } : {}),
+        ...(id !== undefined ? { id } : {}),
+      });
     this.#openPartStart = this.#reasoning.length;
   }
 
   #addRedactedPart(text: string, redactedData: string): void {
     this.#closeOpenPart();
-    this.#reasoningParts!.push({ type: "reasoning", text, redactedData });
+    // The first block of a stream may be the redacted one: no closed block made the list yet.
+    (this.#reasoningParts ??= []).push({ type: "reasoning", text, redactedData });
     this.#reasoning += text;
     this.#openPartStart = this.#reasoning.length;
   }
@@ -91,8 +97,10 @@ export class StreamAssembler {
       open === ""
         ? closed.map((part) => ({ ...part }))
         : [...closed.map((part) => ({ ...part })), { type: "reasoning" as const, text: open }];
-    // One unredacted block is what `reasoning` and `reasoningSignature` say already.
-    return parts.length > 1 || parts.some((part) => part.redactedData !== undefined) ? parts : undefined;
+    // One unredacted block without an item id is what `reasoning` and `reasoningSignature` say already.
+    return parts.length > 1 || parts.some((part) => part.redactedData !== undefined || part.id !== undefined)
+      ? parts
+      : undefined;
   }
 
   #addToolCallDelta(chunk: Extract<ChatModelChunk, { type: "tool-call-delta" }>): void {

@@ -82,7 +82,7 @@ export function unwrapItem(value: unknown): unknown {
 }
 
 function toolVariant(tool: UnionTool, strict: boolean): JSONSchema {
-  let parameters = inlineRefs(tool.parameters);
+  let parameters = inlineRefs(tool.parameters, `the tool '${tool.name}'`);
   if (strict) parameters = strictSchema(takesNothing(parameters) ? { ...parameters, properties: {} } : parameters);
   const { $schema: _ignored, ...body } = parameters;
   return {

@@ -1,0 +1,367 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { AzureOpenAIChatModel } from "../src/adapters/azure-openai/index.js";
+import { OllamaChatModel } from "../src/adapters/ollama/index.js";
+import { OpenAIChatModel } from "../src/adapters/openai/index.js";
+import { ChatModelError, defineTool } from "../src/index.js";
+import type { ChatModel, ChatModelInput, JSONSchema } from "../src/index.js";
+import { ScriptedChatModel, streamStep, textStep } from "../src/testing/index.js";
+
+// `npm run faults`: each fault class of issue 25 tried once over a loopback server (or the scripted
+// model), through the real SDKs, with what it cost: requests the server saw, ms until the call
+// settled, MB of heap it grew by. `npm run faults -- --write` puts the table into docs/reliability.md.
+// A report, not a test: the assertions live in test/faults and test/adapters.
+
+type Handler = (request: IncomingMessage & { body: string }, response: ServerResponse) => void;
+
+interface Row {
+  fault: string;
+  outcome: string;
+  requests: number | string;
+  ms: number | string;
+  mb: number | string;
+}
+
+const key = "sk-FAULTS-0123456789abcdef";
+const rows: Row[] = [];
+let handler: Handler = (_request, response) => response.end();
+let requests = 0;
+const server = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on("data", (chunk: Buffer) => chunks.push(chunk));
+  request.on("end", () => {
+    requests++;
+    handler(Object.assign(request, { body: Buffer.concat(chunks).toString("utf8") }), response);
+  });
+});
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+const ask: ChatModelInput = { messages: [{ role: "user", content: "hi" }] };
+const once = { retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 1 } } as const;
+const openAI = (options = {}) =>
+  new OpenAIChatModel("gpt-4o-mini", { baseURL: `${url}/v1`, apiKey: key, ...once, ...options });
+const ollama = () => new OllamaChatModel("llama3.2", { host: url, ...once });
+
+function json(status: number, body: unknown, contentType = "application/json"): Handler {
+  return (_request, response) => {
+    response.writeHead(status, { "content-type": contentType });
+    response.end(typeof body === "string" ? body : JSON.stringify(body));
+  };
+}
+const sse = (...events: unknown[]) =>
+  json(
+    200,
+    events.map((event) => `data: ${typeof event === "string" ? event : JSON.stringify(event)}\n\n`).join(""),
+    "text/event-stream",
+  );
+const chunk = (delta: object, finish: string | null = null) => ({
+  id: "c",
+  object: "chat.completion.chunk",
+  created: 1,
+  model: "m",
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
+/** What a settled call came to, in a few words. */
+function outcomeOf(
+  result: { output?: { text: string; finishReason: string }; error?: unknown },
+  expectLeak?: string,
+): string {
+  if (result.output) return `answer (${result.output.finishReason})`;
+  const error = result.error as Error & { reason?: string; kind?: string; partialOutput?: { finishReason: string } };
+  // A TypeError is keelson's answer to a caller's bad input (the schema), raised before any request.
+  const typed = ChatModelError.isInstance(error)
+    ? `${error.name}`
+    : error instanceof TypeError
+      ? "TypeError (the caller's input)"
+      : `untyped ${error?.name ?? typeof error}`;
+  const detail = [
+    error.reason,
+    error.kind,
+    error.partialOutput ? `partial ${error.partialOutput.finishReason}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(", ");
+  const leak =
+    expectLeak !== undefined && JSON.stringify(inspectable(error)).includes(expectLeak) ? ", KEY LEAKED" : "";
+  return `${typed}${detail ? ` (${detail})` : ""}, message ${error.message.length} chars${leak}`;
+}
+
+/** An error with its cause chain as plain data, for a leak check. */
+function inspectable(error: unknown, depth = 0): unknown {
+  if (!(error instanceof Error) || depth > 5) return String(error);
+  return {
+    ...error,
+    message: error.message,
+    stack: error.stack,
+    cause: inspectable((error as { cause?: unknown }).cause, depth + 1),
+  };
+}
+
+async function run(fault: string, model: ChatModel, mode: "create" | "createStream", input = ask, leak?: string) {
+  requests = 0;
+  globalThis.gc?.();
+  const heap = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  let result: { output?: { text: string; finishReason: string }; error?: unknown };
+  try {
+    if (mode === "create") result = { output: await model.create(input) };
+    else {
+      const stream = model.createStream(input);
+      for await (const _chunk of stream);
+      result = { output: await stream.final() };
+    }
+  } catch (error) {
+    result = { error };
+  }
+  const ms = Math.round(performance.now() - started);
+  const mb = Math.max(0, Math.round(((process.memoryUsage().heapUsed - heap) / 1024 / 1024) * 10) / 10);
+  rows.push({ fault: `${fault} (${mode})`, outcome: outcomeOf(result, leak), requests, ms, mb });
+}
+
+const nested = (depth: number, leaked: string) => {
+  let body = JSON.stringify({ leaked });
+  for (let level = 0; level < depth; level++) body = `{"a":${body}}`;
+  return body;
+};
+function doubling(levels: number): JSONSchema {
+  const $defs: Record<string, unknown> = {
+    [`l${levels}`]: { type: "string", description: "a leaf, with a few words in it" },
+  };
+  for (let level = levels - 1; level >= 0; level--) {
+    const next = { $ref: `#/$defs/l${level + 1}` };
+    $defs[`l${level}`] = { type: "object", properties: { left: next, right: next } };
+  }
+  return { type: "object", properties: { tree: { $ref: "#/$defs/l0" } }, $defs };
+}
+
+// Warm-up: the adapters' and the pipeline's code loads on a first call; no row pays for it.
+handler = json(500, { error: { message: "warm-up" } });
+await openAI({ retry: { maxRetries: 0 } })
+  .create(ask)
+  .catch(() => undefined);
+await ollama()
+  .create(ask)
+  .catch(() => undefined);
+await new ScriptedChatModel([textStep("{}")], { toolChoiceSupport: ["auto", "none"] })
+  .create({ ...ask, tools: [defineTool({ name: "warm", inputSchema: { type: "object" } })], toolChoice: "required" })
+  .catch(() => undefined);
+
+// Item 2: wrong-shaped JSON.
+handler = json(200, {
+  id: "c",
+  object: "chat.completion",
+  created: 1,
+  model: "m",
+  choices: [
+    { index: 0, message: { role: "assistant", content: null, tool_calls: [null] }, finish_reason: "tool_calls" },
+  ],
+});
+await run("OpenAI `tool_calls: [null]` in a 200", openAI(), "create");
+handler = sse(chunk({ tool_calls: { index: 0 } }), chunk({}, "stop"), "[DONE]");
+await run("OpenAI `delta.tool_calls` as an object", openAI(), "createStream");
+handler = json(200, { id: "c", object: "chat.completion", created: 1, model: "m", choices: "abc" });
+await run('OpenAI `choices: "abc"`', openAI(), "create");
+handler = json(200, {
+  model: "m",
+  created_at: "x",
+  message: { role: "assistant", content: "", tool_calls: "x" },
+  done: true,
+});
+await run('Ollama `tool_calls: "x"`', ollama(), "create");
+
+// Item 3: listeners that throw anything.
+for (const [name, thrown] of [
+  ["a null-prototype object", () => Object.create(null) as unknown],
+  [
+    "an Error whose message getter throws",
+    () =>
+      Object.defineProperty(new Error(), "message", {
+        get: () => {
+          throw new Error("getter");
+        },
+      }),
+  ],
+  [
+    "an object whose toString throws",
+    () => ({
+      toString: () => {
+        throw new Error("toString");
+      },
+    }),
+  ],
+] as const) {
+  for (const mode of ["create", "createStream"] as const) {
+    const model = new ScriptedChatModel([streamStep(["Hel", "lo"])]);
+    const warn = process.emitWarning;
+    process.emitWarning = () => undefined;
+    let unhandled = 0;
+    const count = () => void unhandled++;
+    process.on("unhandledRejection", count);
+    for (const event of ["start", "newToken", "success", "finish"] as const) {
+      model.emitter.on(event, () => {
+        throw thrown();
+      });
+      const rejecting: () => unknown = () => Promise.reject(thrown() as Error);
+      model.emitter.on(event, rejecting);
+    }
+    await run(`listeners throwing and rejecting with ${name}`, model, mode);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    process.off("unhandledRejection", count);
+    process.emitWarning = warn;
+    rows.at(-1)!.outcome += `, ${unhandled} unhandled rejections`;
+    rows.at(-1)!.requests = "–";
+  }
+}
+
+// Item 6 (part): unbounded work from small inputs.
+{
+  const tool = defineTool({ name: "grow_tree", inputSchema: doubling(18) });
+  const model = new ScriptedChatModel([textStep("unused")], { toolChoiceSupport: ["auto", "none"] });
+  await run(
+    `a ${(JSON.stringify(doubling(18)).length / 1024).toFixed(1)} KB schema whose $defs double over 18 levels, forced`,
+    model,
+    "create",
+    { ...ask, tools: [tool], toolChoice: "required" },
+  );
+  rows.at(-1)!.requests = `${model.calls.length}`;
+}
+{
+  const page = `<html>${"<p>upstream failure</p>".repeat(700_000)}</html>`;
+  handler = json(502, page, "text/html");
+  await run("a 16 MB error page (502, retried twice)", openAI(), "create");
+}
+
+// Item 7: secrets.
+handler = (request, response) =>
+  json(401, `{"error":{"message":"denied","detail":${nested(11, String(request.headers.authorization))}}}`)(
+    request,
+    response,
+  );
+await run("the key echoed 11 levels deep in a 401 body", openAI(), "create", ask, key);
+handler = (request, response) =>
+  json(200, `${"x".repeat(40)}${String(request.headers.authorization)}`, "text/plain")(request, response);
+await run("the key 40 characters into a 200 text body (quoted to 60)", openAI(), "create", ask, key);
+{
+  const token = "FAULTS-entra-token-0123456789";
+  handler = (request, response) =>
+    json(401, { error: { message: `bad token ${String(request.headers.authorization)}` } })(request, response);
+  const azure = new AzureOpenAIChatModel("prod", {
+    endpoint: url,
+    azureADTokenProvider: () => Promise.resolve(token),
+    ...once,
+  });
+  await run("an Entra ID token echoed in a 401", azure, "create", ask, token);
+}
+
+// Item 8: the provider's own error reports.
+handler = sse(
+  chunk({ content: "Hel" }),
+  { object: "error", message: "prompt is too long", type: "BadRequestError", code: 400 },
+  "[DONE]",
+);
+await run('vLLM `{ object: "error" }` chunk mid-stream', openAI(), "createStream");
+handler = json(200, { error: { message: "upstream timed out", type: "server_error" } });
+await run("a 200 `{ error: { message } }`", openAI({ retry: { maxRetries: 0 } }), "create");
+const openRouter = fileURLToPath(
+  new URL("../../shared/fixtures/extra/openai/compat-openrouter-stream-length-then-error-chunk.sse", import.meta.url),
+);
+if (existsSync(openRouter)) {
+  handler = json(200, readFileSync(openRouter, "utf8"), "text/event-stream");
+  await run("OpenRouter recorded: `length`, then an error chunk", openAI(), "createStream");
+}
+
+// Item 9: the server's report of the model's invalid tool call.
+{
+  const tool = defineTool({
+    name: "final_result",
+    inputSchema: { type: "object", properties: { response: { enum: ["yes", "no"] } }, required: ["response"] },
+  });
+  handler = (_request, response) =>
+    requests === 1
+      ? json(400, {
+          error: {
+            code: "tool_use_failed",
+            failed_generation: "maybe",
+            message: "Tool choice is required, but model did not call a tool",
+            type: "invalid_request_error",
+          },
+        })(_request, response)
+      : json(200, {
+          id: "c",
+          object: "chat.completion",
+          created: 1,
+          model: "m",
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [
+                  {
+                    id: "call_1",
+                    type: "function",
+                    function: { name: "final_result", arguments: '{"response":"yes"}' },
+                  },
+                ],
+              },
+              finish_reason: "tool_calls",
+            },
+          ],
+        })(_request, response);
+  await run(
+    "Groq 400 `tool_use_failed` (no call), then a valid call",
+    openAI({ toolChoiceSupport: ["auto", "none", "required", "single"] }),
+    "create",
+    { ...ask, tools: [tool], toolChoice: "required" },
+  );
+}
+
+// Item 11: reasoning blocks.
+{
+  const redacted = Buffer.from("encrypted").toString("base64");
+  const model = new ScriptedChatModel([
+    {
+      type: "stream",
+      chunks: [
+        { type: "reasoning-delta", text: "", redactedData: redacted },
+        { type: "text-delta", text: "Paris." },
+        { type: "finish", finishReason: "stop" },
+      ],
+    },
+  ]);
+  await run("a stream whose first reasoning chunk is redacted", model, "createStream");
+  rows.at(-1)!.requests = "–";
+}
+
+server.close();
+
+const pending = [
+  "a non-Latin-1 reason phrase, then a dropped connection (item 1)",
+  "`final()` after iteration threw; three concurrent `next()` (item 4)",
+  "a cache whose `set()` hangs; entries with an own `__proto__` key (item 5)",
+  "a 40 KB gzip body inflating to 640 MB (item 6, body cap)",
+  "a redirect to `data:`, credentials across origins (item 10)",
+];
+const table = [
+  "| fault | outcome | requests | ms | MB |",
+  "| --- | --- | --- | --- | --- |",
+  ...rows.map((row) => `| ${row.fault} | ${row.outcome} | ${row.requests} | ${row.ms} | ${row.mb} |`),
+  ...pending.map((fault) => `| ${fault} | after the pipeline rewrite | – | – | – |`),
+].join("\n");
+
+if (process.argv.includes("--write")) {
+  const doc = fileURLToPath(new URL("../docs/reliability.md", import.meta.url));
+  const text = readFileSync(doc, "utf8");
+  const start = "<!-- faults:start -->";
+  const end = "<!-- faults:end -->";
+  writeFileSync(
+    doc,
+    `${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`,
+  );
+}
+process.stdout.write(`${table}\n`);

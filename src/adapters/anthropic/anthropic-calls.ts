@@ -1,0 +1,86 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type { ProviderInput, RunContext } from "../../core/input.js";
+import type { ProviderOutput } from "../../core/output.js";
+import type { OpenedParts } from "../../core/stream/chunk-stream.js";
+import { abortError, isAbortable, maxTimerMs, settleOnAbort, timeLeft } from "../../internal/abort.js";
+import { AnthropicStreamReader } from "./anthropic-stream-reader.js";
+import { buildAnthropicRequest } from "./build-anthropic-request.js";
+import { mapAnthropicError } from "./map-anthropic-error.js";
+import { readAnthropicMessage } from "./read-anthropic-message.js";
+
+/** What an AnthropicChatModel calls with. */
+export interface AnthropicConnection {
+  readonly client: Anthropic;
+  readonly modelId: string;
+  /** `max_tokens` when the call sets no `maxTokens` (Anthropic requires one). */
+  readonly defaultMaxTokens: number;
+}
+
+/** The Anthropic adapter's requests and responses, loaded on a model's first call (lazyImport). */
+export async function createAnthropicMessage(
+  connection: AnthropicConnection,
+  input: ProviderInput,
+  context: RunContext,
+): Promise<ProviderOutput> {
+  const body = buildAnthropicRequest(connection.modelId, input, connection.defaultMaxTokens, false);
+  try {
+    const message = await settleOnAbort(
+      connection.client.messages.create(body, requestOptions(connection, context.signal)),
+      context.signal,
+    );
+    return readAnthropicMessage(message);
+  } catch (error) {
+    throw callError(connection, error, input, context.signal);
+  }
+}
+
+/** A streamed Messages API reply, opened: its events for chunkStream, read by one AnthropicStreamReader. */
+export async function openAnthropicStream(
+  connection: AnthropicConnection,
+  input: ProviderInput,
+  context: RunContext,
+): Promise<OpenedParts<Anthropic.RawMessageStreamEvent>> {
+  const body = buildAnthropicRequest(connection.modelId, input, connection.defaultMaxTokens, true);
+  try {
+    const stream = await settleOnAbort(
+      connection.client.messages.create(body, requestOptions(connection, context.signal)),
+      context.signal,
+    );
+    const reader = new AnthropicStreamReader(connection.modelId);
+    return {
+      parts: stream,
+      toChunks: (event) => reader.toChunks(event),
+      end: () => reader.end(),
+      mapError: (error) => callError(connection, error, input, context.signal),
+    };
+  } catch (error) {
+    throw callError(connection, error, input, context.signal);
+  }
+}
+
+function callError(connection: AnthropicConnection, error: unknown, input: ProviderInput, signal: AbortSignal) {
+  if (signal.aborted) return abortError(signal);
+  const { apiKey } = connection.client;
+  return mapAnthropicError(error, {
+    modelId: connection.modelId,
+    apiKey: typeof apiKey === "string" ? apiKey : undefined,
+    toolChoice: input.toolChoice,
+  });
+}
+
+type RequestOptions = NonNullable<Parameters<Anthropic["messages"]["create"]>[1]>;
+
+/**
+ * The SDK's per-request options: its retries off (keelson's base class is the one retry owner, and
+ * a caller's client may keep them on), a signal only when the call can abort, and for a call with a
+ * `timeout` the SDK's own timeout (10 minutes) moved past it, so that the call's is the one that ends it.
+ */
+function requestOptions(connection: AnthropicConnection, signal: AbortSignal): RequestOptions {
+  const options: RequestOptions = {};
+  if (connection.client.maxRetries !== 0) options.maxRetries = 0;
+  if (!isAbortable(signal)) return options;
+  options.signal = signal;
+  const left = timeLeft(signal);
+  if (left !== Infinity) options.timeout = Math.min(Math.ceil(left) + 1000, maxTimerMs);
+  return options;
+}

@@ -1,0 +1,127 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type { ProviderInput, ProviderTool, ProviderToolChoice } from "../../core/input.js";
+import { mapOncePerArray } from "../../internal/map-once-per-array.js";
+import type { AnthropicCacheControl } from "./anthropic-cache-control.js";
+import { cacheControlBlock, readCacheControl } from "./anthropic-cache-control.js";
+import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
+
+const jsonInstruction = "Answer with only a JSON value, and nothing else.";
+
+interface SamplingFields {
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+}
+
+/** A Messages API request body, streaming or not. */
+export type AnthropicRequest = Anthropic.MessageCreateParamsNonStreaming | Anthropic.MessageCreateParamsStreaming;
+
+/**
+ * One Messages API body from what the base class settled. Absent input fields are not sent, but
+ * `max_tokens` always is (Anthropic requires it). Tools travel with every tool_choice, `none`
+ * included (Anthropic honours it natively); `parallelToolCalls: false` is
+ * `disable_parallel_tool_use`. A JSON-schema response format (for a model built with
+ * `supportsStructuredOutput: true`) is `output_config.format`. `providerOptions.cacheControl` marks prompt-cache breakpoints (see
+ * `AnthropicCacheControl`); every other `providerOptions` field (`thinking`, `metadata`, a
+ * top-level `cache_control`, …) is merged into the body last, one level deep.
+ */
+export function buildAnthropicRequest<S extends boolean>(
+  modelId: string,
+  input: ProviderInput,
+  defaultMaxTokens: number,
+  stream: S,
+): AnthropicRequest & { stream: S } {
+  const { cacheControl: rawCacheControl, ...extra } = input.providerOptions ?? {};
+  const cacheControl = readCacheControl(rawCacheControl);
+  const withTools = input.tools !== undefined && input.tools.length > 0;
+  const { system, messages } = convertToAnthropicMessages(input.messages, {
+    toolBlocks: withTools,
+    cacheBreakpoints: messageBreakpoints(cacheControl, input.messages.length),
+  });
+  if (input.responseFormat?.type === "json") system.push({ type: "text", text: jsonInstruction });
+  const { maxTokens, temperature, topP, topK, stop } = input.parameters;
+  // The SDK's types no longer list the sampling fields, which older Claude models take: they are sent
+  // when the call sets them, and a model that refuses one says so in a 400.
+  const body: Anthropic.MessageCreateParamsNonStreaming & SamplingFields = {
+    model: modelId,
+    max_tokens: maxTokens ?? defaultMaxTokens,
+    messages,
+  };
+  if (system.length > 0) {
+    if (cacheControl?.system) system[system.length - 1]!.cache_control = cacheControlBlock(cacheControl);
+    body.system = system;
+  }
+  if (temperature !== undefined) body.temperature = temperature;
+  if (topP !== undefined) body.top_p = topP;
+  if (topK !== undefined) body.top_k = topK;
+  if (stop !== undefined && stop.length > 0) body.stop_sequences = stop;
+  if (withTools) {
+    body.tools = markTools(toAnthropicTools(input.tools!), cacheControl);
+    const toolChoice = toAnthropicToolChoice(input.toolChoice, input.parallelToolCalls);
+    if (toolChoice) body.tool_choice = toolChoice;
+  }
+  if (input.responseFormat?.type === "json-schema") {
+    body.output_config = { format: { type: "json_schema", schema: input.responseFormat.schema as never } };
+  }
+  const request = mergeProviderOptions(body, extra) as AnthropicRequest & { stream: S };
+  request.stream = stream;
+  return request;
+}
+
+/** `providerOptions` merged over the body, one level deep (`output_config: { effort }` keeps keelson's `format`). */
+function mergeProviderOptions(body: object, options: Record<string, unknown>): object {
+  if (Object.keys(options).length === 0) return body;
+  // Spread (not assigned) so a `__proto__` key stays a plain field.
+  const merged: Record<string, unknown> = { ...body };
+  for (const [key, value] of Object.entries(options)) {
+    const current = merged[key];
+    merged[key] = isPlainObject(current) && isPlainObject(value) ? { ...current, ...value } : value;
+  }
+  return merged;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A call shape's tools on the wire, converted once per tools array (an agent sends the same tools every turn). */
+const toAnthropicTools = mapOncePerArray(toAnthropicTool);
+
+function toAnthropicTool(tool: ProviderTool): Anthropic.Tool {
+  return {
+    name: tool.name,
+    ...(tool.description === undefined || tool.description === "" ? {} : { description: tool.description }),
+    input_schema: tool.parameters as Anthropic.Tool.InputSchema,
+  };
+}
+
+/** The tools, with a breakpoint on those `cacheControl.tools` names (a copy: the converted list is shared). */
+function markTools(tools: Anthropic.Tool[], cacheControl: AnthropicCacheControl | undefined): Anthropic.Tool[] {
+  const marked = cacheControl?.tools;
+  if (!marked || (Array.isArray(marked) && marked.length === 0)) return tools;
+  const value = cacheControlBlock(cacheControl);
+  return tools.map((tool, index) =>
+    (marked === true ? index === tools.length - 1 : (marked as readonly string[]).includes(tool.name))
+      ? { ...tool, cache_control: value }
+      : tool,
+  );
+}
+
+function messageBreakpoints(cacheControl: AnthropicCacheControl | undefined, count: number) {
+  if (!cacheControl?.messages || cacheControl.messages.length === 0) return undefined;
+  const positions = new Set(cacheControl.messages.map((position) => (position < 0 ? count + position : position)));
+  return { positions, value: cacheControlBlock(cacheControl) };
+}
+
+/** keelson's tool_choice in Anthropic's terms: `required` is `any`, one tool is `tool`. */
+export function toAnthropicToolChoice(
+  choice: ProviderToolChoice | undefined,
+  parallelToolCalls: boolean | undefined,
+): Anthropic.ToolChoice | undefined {
+  if (choice === "none") return { type: "none" };
+  const disable = parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === undefined) return parallelToolCalls === false ? { type: "auto", ...disable } : undefined;
+  if (choice === "auto") return { type: "auto", ...disable };
+  if (choice === "required") return { type: "any", ...disable };
+  return { type: "tool", name: choice.name, ...disable };
+}

@@ -1,0 +1,48 @@
+import type { ReplySource } from "./errors/unreadable-reply.js";
+import { unreadableReply } from "./errors/unreadable-reply.js";
+
+/**
+ * Reads a provider reply's fields defensively, for the adapters: each reader takes the value, its
+ * path for the message and the reply's source, and returns it typed, or `undefined` when it is
+ * absent (`null` or `undefined`); any other shape is an `unreadableReply` ProviderError naming the path.
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+export function optionalRecord(value: unknown, path: string, source: ReplySource): Record<string, unknown> | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (isRecord(value)) return value;
+  throw unreadableReply(source, path, "an object", value);
+}
+
+export function optionalArray(value: unknown, path: string, source: ReplySource): readonly unknown[] | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (Array.isArray(value)) return value;
+  throw unreadableReply(source, path, "an array", value);
+}
+
+export function optionalString(value: unknown, path: string, source: ReplySource): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === "string") return value;
+  throw unreadableReply(source, path, "a string", value);
+}
+
+/** Each element of an optional array as an object (`null` elements included are unreadable). */
+export function optionalRecords(
+  value: unknown,
+  path: string,
+  source: ReplySource,
+): readonly Record<string, unknown>[] | undefined {
+  const items = optionalArray(value, path, source);
+  if (items === undefined) return undefined;
+  items.forEach((item, index) => {
+    if (!isRecord(item)) throw unreadableReply(source, `${path}[${index}]`, "an object", item);
+  });
+  return items as readonly Record<string, unknown>[];
+}
+
+/** A token count: a finite number ≥ 0, else left out (usage is informative; a wrong one never fails a reply). */
+export function tokenCount(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
