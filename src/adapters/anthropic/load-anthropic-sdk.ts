@@ -1,4 +1,4 @@
-import { lazyRequire } from "../../core/lazy-require.js";
+import { lazyRequire } from "../../core/errors/lazy-require.js";
 
 /**
  * The `@anthropic-ai/sdk` package, loaded when the first model is built: importing keelson/anthropic

@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { lazyRequire } from "../../core/lazy-require.js";
+import { lazyRequire } from "../../core/errors/lazy-require.js";
 import { keepIssuedCredentials } from "../../internal/issued-credentials.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
 import { env } from "../openai/create-openai-client.js";

@@ -7,7 +7,7 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { lazyImport } from "../../internal/lazy-import.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
-import { lazyRequire } from "../../core/lazy-require.js";
+import { lazyRequire } from "../../core/errors/lazy-require.js";
 import type { OllamaConnection } from "./ollama-calls.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
 import { cleanOllamaHost } from "./clean-ollama-host.js";

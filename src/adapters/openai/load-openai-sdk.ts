@@ -1,4 +1,4 @@
-import { lazyRequire } from "../../core/lazy-require.js";
+import { lazyRequire } from "../../core/errors/lazy-require.js";
 
 /**
  * The `openai` SDK, loaded when the first model is built: importing keelson/openai costs nothing

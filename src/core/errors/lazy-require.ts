@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { MissingDependencyError } from "./errors/missing-dependency-error.js";
+import { MissingDependencyError } from "./missing-dependency-error.js";
 
 const requireModule = createRequire(import.meta.url);
 
