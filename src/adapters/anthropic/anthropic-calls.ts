@@ -2,7 +2,8 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
-import { abortError, isAbortable, maxTimerMs, settleOnAbort, timeLeft } from "../../internal/abort.js";
+import { abortError, settleOnAbort } from "../../internal/abort.js";
+import { sdkRequestOptions, type SDKClientLike } from "../../internal/sdk-request-options.js";
 import { AnthropicStreamReader } from "./anthropic-stream-reader.js";
 import { buildAnthropicRequest } from "./build-anthropic-request.js";
 import { mapAnthropicError } from "./map-anthropic-error.js";
@@ -70,17 +71,7 @@ function callError(connection: AnthropicConnection, error: unknown, input: Provi
 
 type RequestOptions = NonNullable<Parameters<Anthropic["messages"]["create"]>[1]>;
 
-/**
- * The SDK's per-request options: its retries off (keelson's base class is the one retry owner, and
- * a caller's client may keep them on), a signal only when the call can abort, and for a call with a
- * `timeout` the SDK's own timeout (10 minutes) moved past it, so that the call's is the one that ends it.
- */
+/** The SDK's request options: retries off, the call's signal and timeout, a long call's dispatcher. */
 function requestOptions(connection: AnthropicConnection, signal: AbortSignal): RequestOptions {
-  const options: RequestOptions = {};
-  if (connection.client.maxRetries !== 0) options.maxRetries = 0;
-  if (!isAbortable(signal)) return options;
-  options.signal = signal;
-  const left = timeLeft(signal);
-  if (left !== Infinity) options.timeout = Math.min(Math.ceil(left) + 1000, maxTimerMs);
-  return options;
+  return sdkRequestOptions(connection.client as unknown as SDKClientLike, signal) as RequestOptions;
 }

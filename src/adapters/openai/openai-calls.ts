@@ -4,17 +4,10 @@ import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
-import {
-  abortError,
-  fetchPatienceMs,
-  isAbortable,
-  maxTimerMs,
-  outlastsFetch,
-  settleOnAbort,
-  timeLeft,
-} from "../../internal/abort.js";
+import { abortError, fetchPatienceMs, settleOnAbort, timeLeft } from "../../internal/abort.js";
 import { issuedCredentials } from "../../internal/issued-credentials.js";
-import { longCallDispatcher, sendsWithFetchLimits } from "../../internal/long-call-dispatcher.js";
+import { sendsWithFetchLimits } from "../../internal/long-call-dispatcher.js";
+import { sdkRequestOptions, type SDKClientLike } from "../../internal/sdk-request-options.js";
 import { failedGeneration, failedGenerationChunks } from "./failed-generation.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
@@ -196,33 +189,17 @@ function errorContext(connection: OpenAIConnection, input: ProviderInput, signal
 /** The SDK's per-request options. */
 type RequestOptions = NonNullable<Parameters<OpenAI["chat"]["completions"]["create"]>[1]>;
 
-/**
- * The SDK's request options: a signal only when the call can abort (the SDK never removes its
- * listener); for a call with a `timeout`, the SDK's own timeout (10 minutes unless the client says
- * otherwise) moved past it, so that a longer call's timeout is the one that ends it; and for a call
- * that outlasts Node's fetch (5 minutes for headers, 5 between chunks), a transport without those
- * limits — on keelson's or Node's fetch only: another fetch is its owner's. A caller's client with the
- * SDK's retries on gets them turned off per request.
- */
+/** The SDK's request options: retries off, the call's signal and timeout, a long call's dispatcher. */
 function requestOptions(connection: OpenAIConnection, signal: AbortSignal): RequestOptions {
-  const options = transportOptions(connection, signal);
-  // A caller's client may keep the SDK's retries on: keelson owns retries, so each request turns them off.
-  if (connection.client.maxRetries !== 0) options.maxRetries = 0;
-  return options;
-}
-
-function transportOptions(connection: OpenAIConnection, signal: AbortSignal): RequestOptions {
-  if (!isAbortable(signal)) return {};
-  const left = timeLeft(signal);
-  if (left === Infinity && !outlastsFetch(signal)) return { signal };
-  const timeout = Math.min(Math.ceil(left) + 1000, maxTimerMs);
-  const dispatcher = longCallDispatcher(signal, clientFetch(connection));
-  return dispatcher
-    ? { signal, timeout, fetchOptions: { dispatcher } as RequestOptions["fetchOptions"] & object }
-    : { signal, timeout };
+  return sdkRequestOptions(sdkClient(connection), signal) as RequestOptions;
 }
 
 /** The fetch the client sends through (a client's own fetch is its owner's). */
 function clientFetch(connection: OpenAIConnection): unknown {
-  return (connection.client as unknown as { fetch?: unknown }).fetch;
+  return sdkClient(connection).fetch;
+}
+
+/** The client fields its request options depend on. */
+function sdkClient(connection: OpenAIConnection): SDKClientLike {
+  return connection.client as unknown as SDKClientLike;
 }

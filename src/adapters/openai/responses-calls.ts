@@ -4,7 +4,8 @@ import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
-import { abortError, isAbortable, maxTimerMs, settleOnAbort, timeLeft } from "../../internal/abort.js";
+import { abortError, settleOnAbort } from "../../internal/abort.js";
+import { sdkRequestOptions, type SDKClientLike } from "../../internal/sdk-request-options.js";
 import { mapOpenAIError } from "./map-openai-error.js";
 import { readResponsesOutput } from "./read-responses-output.js";
 import { ResponsesStreamReader } from "./responses-stream-reader.js";
@@ -76,17 +77,7 @@ function callError(connection: ResponsesConnection, error: unknown, input: Provi
 
 type RequestOptions = NonNullable<Parameters<OpenAI["responses"]["create"]>[1]>;
 
-/**
- * The SDK's per-request options: its retries off (a caller's client may keep them on), a signal
- * only when the call can abort, and for a call with a `timeout` the SDK's own (10 minutes) moved
- * past it, so that the call's is the one that ends it.
- */
+/** The SDK's request options: retries off, the call's signal and timeout, a long call's dispatcher. */
 function requestOptions(connection: ResponsesConnection, signal: AbortSignal): RequestOptions {
-  const options: RequestOptions = {};
-  if (connection.client.maxRetries !== 0) options.maxRetries = 0;
-  if (!isAbortable(signal)) return options;
-  options.signal = signal;
-  const left = timeLeft(signal);
-  if (left !== Infinity) options.timeout = Math.min(Math.ceil(left) + 1000, maxTimerMs);
-  return options;
+  return sdkRequestOptions(connection.client as unknown as SDKClientLike, signal) as RequestOptions;
 }
