@@ -1,4 +1,5 @@
-import { AnthropicChatModel, type AnthropicChatModelOptions } from "./adapters/anthropic/index.js";
+import { AnthropicChatModel } from "./adapters/anthropic/index.js";
+import type { AnthropicChatModelOptions } from "./adapters/anthropic/anthropic-chat-model-options.js";
 import { AzureOpenAIChatModel } from "./adapters/azure-openai/index.js";
 import type { AzureOpenAIChatModelOptions } from "./adapters/azure-openai/azure-openai-chat-model-options.js";
 import { BedrockChatModel } from "./adapters/bedrock/index.js";

@@ -1,12 +1,12 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { ChatModel } from "../../core/chat-model.js";
-import type { ChatModelOptions } from "../../core/chat-model-options.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { lazyImport } from "../../internal/lazy-import.js";
 import type { AnthropicConnection } from "./anthropic-calls.js";
+import type { AnthropicChatModelOptions } from "./anthropic-chat-model-options.js";
 import { loadAnthropicSDK } from "./load-anthropic-sdk.js";
 
 // The request and response code loads on a model's first call: importing keelson and another
@@ -14,26 +14,6 @@ import { loadAnthropicSDK } from "./load-anthropic-sdk.js";
 const withCalls = lazyImport(() => import("./anthropic-calls.js"));
 
 const anthropicBaseURL = "https://api.anthropic.com";
-
-export interface AnthropicChatModelOptions extends ChatModelOptions {
-  /** @default process.env.ANTHROPIC_API_KEY */
-  apiKey?: string;
-  /** @default process.env.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com" */
-  baseURL?: string;
-  /** Extra headers sent with every request (an `anthropic-beta` flag, say). @default none */
-  headers?: Record<string, string>;
-  /**
-   * `max_tokens` for a call whose `parameters.maxTokens` is unset: the Messages API requires one.
-   * @default 4096
-   */
-  defaultMaxTokens?: number;
-  /**
-   * A ready `@anthropic-ai/sdk` client, used as it is (`apiKey`, `baseURL` and `headers` are then
-   * ignored). Its own retries are turned off per request: keelson owns the retries.
-   * @default a client built from the options above, with `maxRetries: 0`
-   */
-  client?: Anthropic;
-}
 
 /**
  * Claude through Anthropic's Messages API (`@anthropic-ai/sdk`, its retries off).
@@ -69,7 +49,8 @@ export class AnthropicChatModel extends ChatModel {
       throw new TypeError(`AnthropicChatModel: defaultMaxTokens must be a positive integer, got ${defaultMaxTokens}.`);
     }
     this.defaultMaxTokens = defaultMaxTokens ?? 4096;
-    this.client = client ?? createAnthropicClient(apiKey, baseURL, headers);
+    // A caller's client is an @anthropic-ai/sdk client, typed structurally in the options.
+    this.client = (client as Anthropic | undefined) ?? createAnthropicClient(apiKey, baseURL, headers);
   }
 
   protected override get endpoint(): string {

@@ -2,5 +2,6 @@
  * `AnthropicChatModel`: Claude through Anthropic's Messages API.
  * @module keelson/anthropic
  */
-export { AnthropicChatModel, type AnthropicChatModelOptions } from "./anthropic-chat-model.js";
+export { AnthropicChatModel } from "./anthropic-chat-model.js";
+export type { AnthropicChatModelOptions, AnthropicClientLike } from "./anthropic-chat-model-options.js";
 export type { AnthropicCacheControl } from "./anthropic-cache-control.js";
