@@ -14,9 +14,11 @@ import { entryWithToolCalls } from "./entry-with-tool-calls.js";
 export function entryFitsCall(entry: CacheEntry, call: PreparedCall): CacheEntry | undefined {
   const { output } = entry;
   if (!Array.isArray(output.toolCalls)) return undefined;
+  // As fresh output is checked against the tool choice: no call under "none", one unless parallel calls are allowed.
+  const count = output.toolCalls.length;
+  if ((call.rules.choice.mode === "none" && count > 0) || (count > 1 && !call.rules.allowParallel)) return undefined;
   const inputs = Array.isArray(entry.toolCallInputs) ? entry.toolCallInputs : undefined;
   const toolCalls: ToolCall[] = [];
-  let remade = false;
   for (const [index, toolCall] of output.toolCalls.entries()) {
     // The schema takes what it was given: a tool whose schema transforms its input is checked on that input.
     const args = inputs && index in inputs ? inputs[index] : toolCall.args;
@@ -24,10 +26,9 @@ export function entryFitsCall(entry: CacheEntry, call: PreparedCall): CacheEntry
     if (!result?.success) return undefined;
     // Served as this call's schema makes them: another schema (or a JSON store) made what is stored.
     toolCalls.push({ ...toolCall, args: result.value as Record<string, unknown> });
-    if (result.value !== toolCall.args) remade = true;
   }
-  // A schema that hands back what it was given (ajv's) leaves the entry as it is: nothing to rebuild.
-  const fitting = remade ? entryWithToolCalls(entry, toolCalls) : entry;
+  // The message and the replayed chunks hand out the calls just checked, never copies of their own.
+  const fitting = toolCalls.length > 0 ? entryWithToolCalls(entry, toolCalls) : entry;
   const { structure, structureTool } = call.rules;
   if (!structure && structureTool === undefined) return fitting;
   if (output.object === undefined) return undefined;
