@@ -1,6 +1,5 @@
 import { abortError } from "../../internal/abort.js";
 import { describeThrown } from "../../internal/describe-thrown.js";
-import { redactedExcerpt } from "../../internal/redact-secrets.js";
 import type { ChatModelCache } from "./chat-model-cache.js";
 
 /** The store operations a warning is said once for, per outage. */
@@ -147,6 +146,13 @@ function settle(operation: () => unknown): Promise<unknown> {
  * password cut out (a Redis client's error may name its `redis://user:password@host`), and cut short.
  */
 function storeText(error: unknown): string {
-  const text = describeThrown(error).replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, "$1[redacted]@");
-  return redactedExcerpt(text, [], maxStoreTextLength);
+  const text = describeThrown(error);
+  // Only the start is read (a window past the cut, so a URL across it is cut out whole): the search stays linear however long the text.
+  const start = text
+    .slice(0, maxStoreTextLength + 1_000)
+    .replace(/([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/@]*@/gi, "$1[redacted]@");
+  const more = text.length - Math.min(text.length, maxStoreTextLength + 1_000);
+  return start.length <= maxStoreTextLength && more === 0
+    ? start
+    : `${start.slice(0, maxStoreTextLength)}… (${start.length - maxStoreTextLength + more} more characters)`;
 }

@@ -1,4 +1,5 @@
 import { describeThrown } from "../../internal/describe-thrown.js";
+import { isPlainObject } from "../schema/json-schema.js";
 import type { CacheEntry } from "./cache-entry.js";
 
 /** Deeper than any answer keelson stores (tool arguments stop at 64 levels): past it, an entry is refused. */
@@ -140,7 +141,7 @@ function toolCallProblem(toolCall: unknown): string | undefined {
   if (!isRecord(toolCall) || toolCall.type !== "tool-call") return "is not a tool call";
   if (typeof toolCall.id !== "string" || typeof toolCall.name !== "string") return "has no id and name (strings)";
   const { args } = toolCall;
-  if (!isRecord(args) || Array.isArray(args)) return `has arguments that are ${kind(args)}, not an object`;
+  if (!isPlainObject(args)) return `has arguments that are ${kind(args)}, not a plain object`;
   return undefined;
 }
 
@@ -185,7 +186,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function kind(value: unknown): string {
-  if (value === null) return "null";
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "a list";
-  return typeof value === "object" ? "an object" : typeof value;
+  const type = typeof value;
+  return type === "object" ? "an object" : `a ${type}`;
 }
