@@ -378,6 +378,9 @@ describe.each(callModes)("Entries read back from a store, through %s", (mode) =>
         expect(output.toolCalls).toHaveLength(1);
         const args = output.toolCalls[0]!.args as { city: unknown };
         expect(typeof args.city).toBe("string");
+        // The message hands out the calls the output lists, as checked.
+        const parts = output.message.content as { type: string }[];
+        expect(parts.filter((part) => part.type === "tool-call")).toEqual(output.toolCalls);
         return true;
       }),
       { numRuns: 150, seed: 255 },
@@ -396,6 +399,18 @@ function pathsOf(value: unknown, prefix: Path = []): Path[] {
 const replacement = fc.oneof(
   fc.constantFrom(null, undefined, "x", "", 0, -1, 1.5, NaN, Infinity, true, [], {}, [null], ["x"], { x: 1 }),
   fc.constantFrom({ __proto__: null }, JSON.parse('{"__proto__":{"x":1}}') as unknown, new Date(0), new Map()),
+  // What a store of live objects (or one shared with other code) may hold: no data at all, chunks that are no chunks.
+  fc.constantFrom<unknown>(
+    () => 1,
+    Symbol("x"),
+    Object.defineProperty({}, "text", { enumerable: true, get: () => assertNever() }),
+    { type: "tool-call" },
+    { type: "tool-call", toolCall: null },
+    { type: "text-delta" },
+    { type: "reasoning-delta", text: 1 },
+    { type: "finish" },
+    { type: "reset", reason: "x" },
+  ),
   fc.anything({ maxDepth: 2 }),
 );
 const mutation = fc.record({ pick: fc.nat(), value: replacement });
