@@ -1,4 +1,3 @@
-import { describeThrown } from "../../internal/describe-thrown.js";
 import { isPlainObject } from "../schema/json-schema.js";
 import type { CacheEntry } from "./cache-entry.js";
 
@@ -33,7 +32,8 @@ export function readCacheEntry(stored: unknown): ReadEntry {
   try {
     copy = structuredClone(stored);
   } catch (error) {
-    return { problem: `it cannot be copied as data (${describeThrown(error)})` };
+    // Named, not quoted: a DataCloneError's message quotes the value (a function's source).
+    return { problem: `it cannot be copied as data (${errorName(error)})` };
   }
   if (!dropPrototypeKeys(copy)) return { problem: `it nests deeper than ${maxEntryDepth} levels` };
   const problem = entryProblem(copy);
@@ -179,6 +179,16 @@ function usageOf(usage: unknown, whole: boolean): string | undefined {
       return `has a ${field} that is no count of tokens`;
   }
   return undefined;
+}
+
+/** What kind of error was thrown, whatever it was (a getter that throws included). */
+function errorName(error: unknown): string {
+  try {
+    if (error instanceof Error && typeof error.name === "string") return error.name.slice(0, 60);
+  } catch {
+    // An unreadable name: say no more.
+  }
+  return "a throw";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
