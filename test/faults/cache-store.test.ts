@@ -1,7 +1,8 @@
 import fc from "fast-check";
+import Keyv from "keyv";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { OpenAIChatModel } from "../../src/adapters/openai/index.js";
-import { ChatModelError, MemoryCache, type ChatModel, type ChatModelCache } from "../../src/index.js";
+import { ChatModelError, KeyvCache, MemoryCache, type ChatModel, type ChatModelCache } from "../../src/index.js";
 import type { ChatModelInput, ToolDefinition, WarningEvent } from "../../src/index.js";
 import { errorStep, ScriptedChatModel, textStep, toolCallStep } from "../../src/testing/index.js";
 import { useLoopbackServer } from "../support/loopback-server.js";
@@ -277,6 +278,22 @@ describe.each(callModes)("Entries read back from a store, through %s", (mode) =>
       expect((args as { admin?: unknown }).admin).toBeUndefined();
       expect(args).toEqual(hostile);
     }
+  });
+
+  it("should strip them from what a Keyv store serialising to JSON gives back", async () => {
+    const strings = new Map<string, unknown>();
+    const model = new ScriptedChatModel([toolCallStep("lookup", { city: "Paris" }, { id: "call_1" })], {
+      cache: new KeyvCache(new Keyv({ store: strings })),
+    });
+    await settleCall(model, toolAsk, mode);
+    expect(strings.size).toBe(1);
+    for (const [key, text] of strings)
+      strings.set(key, String(text).replaceAll('{"city":"Paris"}', '{"city":"Paris","__proto__":{"admin":true}}'));
+    const hit = await settleCall(model, toolAsk, mode);
+    expect(hit.output?.meta.cacheHit).toBe(true);
+    const args = hit.output!.toolCalls[0]!.args;
+    expect(Object.hasOwn(args, "__proto__")).toBe(false);
+    expect(args).toEqual({ city: "Paris" });
   });
 
   it.each([
