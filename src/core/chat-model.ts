@@ -1,7 +1,7 @@
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../internal/abort.js";
 import { cacheKey } from "./cache/cache-key.js";
 import { CacheLayer } from "./cache/cache-layer.js";
-import { checkCacheTimeout } from "./cache/check-cache-timeout.js";
+import { checkCacheTimeout } from "./cache/guarded-store.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
 import { prepareCall, runCall, type CallModel, type PreparedCall } from "./call/index.js";

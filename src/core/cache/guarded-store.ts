@@ -1,4 +1,4 @@
-import { abortError } from "../../internal/abort.js";
+import { abortError, maxTimerMs } from "../../internal/abort.js";
 import { describeThrown } from "../../internal/describe-thrown.js";
 import type { ChatModelCache } from "./chat-model-cache.js";
 
@@ -155,4 +155,13 @@ function storeText(error: unknown): string {
   return start.length <= maxStoreTextLength && more === 0
     ? start
     : `${start.slice(0, maxStoreTextLength)}… (${start.length - maxStoreTextLength + more} more characters)`;
+}
+
+/** The `cacheTimeoutMs` option, checked: a positive number of milliseconds a timer can hold, or Infinity. */
+export function checkCacheTimeout(timeoutMs: number): number {
+  if (timeoutMs === Infinity || (typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= maxTimerMs))
+    return timeoutMs;
+  throw new TypeError(
+    `cacheTimeoutMs must be a positive number of milliseconds (at most ${maxTimerMs}) or Infinity, got ${String(timeoutMs)}.`,
+  );
 }
