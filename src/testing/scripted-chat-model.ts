@@ -165,6 +165,8 @@ function toError(spec: Error | ErrorSpec, modelId: string): Error {
     isRetryable: spec.isRetryable,
     providerId: "scripted",
     modelId,
-    rejectedParameter: spec.rejectedToolChoice ? { name: "tool_choice", value: spec.rejectedToolChoice } : undefined,
+    rejectedParameter:
+      spec.rejectedParameter ??
+      (spec.rejectedToolChoice ? { name: "tool_choice", value: spec.rejectedToolChoice } : undefined),
   });
 }
