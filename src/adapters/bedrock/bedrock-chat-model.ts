@@ -5,7 +5,7 @@ import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { lazyImport } from "../../internal/lazy-import.js";
-import { lazyRequire } from "../../core/errors/lazy-require.js";
+import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
 import type { BedrockConnection } from "./bedrock-calls.js";
 import type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
 import { noteResolvedCredentials } from "./bedrock-secrets.js";
@@ -14,7 +14,7 @@ import { bedrockModelProfile } from "./bedrock-model-profiles.js";
 
 type BedrockSDK = typeof import("@aws-sdk/client-bedrock-runtime");
 
-const loadSDK = lazyRequire<BedrockSDK>("@aws-sdk/client-bedrock-runtime", "the Bedrock adapter (keelson/bedrock)");
+const loadSDK = lazyRequireSDK<BedrockSDK>("@aws-sdk/client-bedrock-runtime", "the Bedrock adapter (keelson/bedrock)");
 const withCalls = lazyImport(() => import("./bedrock-calls.js"));
 
 export type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
