@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool } from "../../../src/index.js";
+import { defineTool, type Tool } from "../../../src/index.js";
 import { ScriptedChatModel, rawStep, toolCallStep } from "../../../src/testing/index.js";
 import { callModes, runCall, user } from "../../support/run-modes.js";
 
@@ -9,7 +9,7 @@ import { callModes, runCall, user } from "../../support/run-modes.js";
 // leaves it in the reply's text. The corpus test holds the documented examples; these hold the guarantees.
 const search = defineTool({ name: "search", inputSchema: z.object({ query: z.string() }) });
 const record = defineTool({ name: "record", inputSchema: { type: "object" } });
-const forced = (tools = [search]) => ({ messages: [user("q")], tools, toolChoice: "required" as const });
+const forced = (tools: Tool[] = [search]) => ({ messages: [user("q")], tools, toolChoice: "required" as const });
 const q = (text: string) => `<|"|>${text}<|"|>`;
 
 describe("Gemma 4's tool-call form written as text", () => {
