@@ -18,9 +18,10 @@ export const answerToolDescription =
  * The ladder for a call with tools and a response format under tool_choice "auto", where the
  * provider cannot take both in one request: the answer is `answerTool`, one more choice beside the
  * tools. Natively it is offered as a tool, forced with "required" where the provider honours it (the
- * model must pick a tool or the answer), else under "auto"; without "required" and with structured
- * output, the tools and the answer are one JSON schema in the response format; with neither, that
- * union goes into the prompt. Throws UnsupportedFeatureError where the fallback is switched off and
+ * model must pick a tool or the answer); without "required", the tools and the answer are one JSON
+ * schema in the response format where the provider has structured output, else the answer tool is
+ * offered under "auto" (a text reply is read as the answer). A model that cannot call tools gets the
+ * union in the response format, or in the prompt. Throws UnsupportedFeatureError where the fallback is switched off and
  * the model cannot call tools.
  */
 export function resolveToolsOrAnswer(
@@ -33,7 +34,7 @@ export function resolveToolsOrAnswer(
   const support = capabilities.toolChoiceSupport;
   const canCall = capabilities.supportsToolCalling;
   const fallback = capabilities.toolCallFallbackViaResponseFormat;
-  if (canCall && (support.has("required") || !fallback)) {
+  if (canCall && (support.has("required") || !fallback || !capabilities.supportsStructuredOutput)) {
     const forced = support.has("required");
     return {
       rung: "native",
