@@ -195,10 +195,9 @@ export abstract class ChatModel {
    * chunk means keelson re-asked the model for an unusable reply and what came before is void.
    * An abort (the `signal`, the `timeout`) rejects with the platform `AbortError` / `TimeoutError`.
    */
-  createStream<
-    Tools extends readonly AnyTool[] = readonly AnyTool[],
-    Format extends ResponseFormat = ResponseFormat,
-  >(input: ChatModelInput<Tools, Format>): ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>> {
+  createStream<Tools extends readonly AnyTool[] = readonly AnyTool[], Format extends ResponseFormat = ResponseFormat>(
+    input: ChatModelInput<Tools, Format>,
+  ): ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>> {
     return new ChatModelStream((closed) => this.streamCall(input, closed)) as ChatModelStream<
       ToolCallOf<Tools[number]>,
       InferResponseFormatOutput<Format>

@@ -50,7 +50,9 @@ export class FallbackChatModel extends ChatModel {
   override create<
     Tools extends readonly AnyTool[] = readonly AnyTool[],
     Format extends ResponseFormat = ResponseFormat,
-  >(input: ChatModelInput<Tools, Format>): Promise<ChatModelOutput<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>> {
+  >(
+    input: ChatModelInput<Tools, Format>,
+  ): Promise<ChatModelOutput<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>> {
     // Each member validated the calls against the tools given (and the object), as ChatModel.create does.
     return this.createThroughMembers(input) as Promise<
       ChatModelOutput<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>
@@ -78,7 +80,9 @@ export class FallbackChatModel extends ChatModel {
   override createStream<
     Tools extends readonly AnyTool[] = readonly AnyTool[],
     Format extends ResponseFormat = ResponseFormat,
-  >(input: ChatModelInput<Tools, Format>): ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>> {
+  >(
+    input: ChatModelInput<Tools, Format>,
+  ): ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>> {
     return new ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>((closed) =>
       this.streamOnMembers(input, closed),
     );

@@ -51,9 +51,7 @@ export function resolveToolsOrAnswer(
       { feature: "tool_choice:auto", providerId: capabilities.providerId, modelId: capabilities.modelId },
     );
   }
-  const why = canCall
-    ? "tools and a response format cannot travel in one request"
-    : "the model cannot call tools";
+  const why = canCall ? "tools and a response format cannot travel in one request" : "the model cannot call tools";
   if (capabilities.supportsStructuredOutput) {
     const strict = capabilities.strictResponseFormat;
     const schema = toolUnionSchema(choices, { parallel, wrap: !capabilities.supportsTopLevelUnion, strict });

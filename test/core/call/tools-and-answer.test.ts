@@ -48,7 +48,8 @@ function callStep(rung: string) {
 describe("tools and a final answer in one call", () => {
   describe.each(callModes)("through %s", (mode) => {
     describe.each(Object.keys(rungs))("on the %s rung", (rung) => {
-      const make = (steps: ConstructorParameters<typeof ScriptedChatModel>[0]) => new ScriptedChatModel(steps, rungs[rung]);
+      const make = (steps: ConstructorParameters<typeof ScriptedChatModel>[0]) =>
+        new ScriptedChatModel(steps, rungs[rung]);
 
       it("should return the validated object and no tool calls when the model answers", async () => {
         const scripted = make([answerStep(rung)]);
@@ -119,8 +120,9 @@ describe("tools and a final answer in one call", () => {
           expect(output.meta.toolChoice).toBe("response-format");
           expect(sent.tools).toBeUndefined();
           expect(sent.toolChoice).toBeUndefined();
-          const names = (sent.responseFormat as { schema: { anyOf: { properties: { name: { enum: string[] } } }[] } })
-            .schema.anyOf.map((variant) => variant.properties.name.enum[0]);
+          const names = (
+            sent.responseFormat as unknown as { schema: { anyOf: { properties: { name: { enum: string[] } } }[] } }
+          ).schema.anyOf.map((variant) => variant.properties.name.enum[0]);
           expect(names).toEqual(["lookup_incident", "page_oncall", answerName]);
           expect(fallbacks).toHaveLength(1);
         } else {
