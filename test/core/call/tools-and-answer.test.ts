@@ -2,7 +2,7 @@
 // toolChoice "auto", every rung returns validated tool calls, or the object with no tool calls.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, type ChatModelOptions, type FallbackEvent } from "../../../src/index.js";
+import { MemoryCache, defineTool, type ChatModelOptions, type FallbackEvent } from "../../../src/index.js";
 import {
   ScriptedChatModel,
   rawStep,
@@ -76,6 +76,18 @@ describe("tools and a final answer in one call", () => {
           expect(chunks.filter((chunk) => chunk.type === "tool-call")).toEqual([
             { type: "tool-call", toolCall: output.toolCalls[0] },
           ]);
+        }
+      });
+
+      it("should serve a second identical call from the cache, tool calls and the answer alike", async () => {
+        for (const step of [callStep(rung), answerStep(rung)]) {
+          const scripted = new ScriptedChatModel([step], { ...rungs[rung], cache: new MemoryCache() });
+          const first = await runCall(scripted, ask, mode);
+          const second = await runCall(scripted, ask, mode);
+          expect(scripted.calls).toHaveLength(1);
+          expect(second.output.meta.cacheHit).toBe(true);
+          expect(second.output.object).toEqual(first.output.object);
+          expect(second.output.toolCalls).toEqual(first.output.toolCalls);
         }
       });
 
