@@ -406,8 +406,9 @@ export abstract class ChatModel {
       prepare: (input, callId) => {
         const call = prepareCall(input, callId, model, modelClass);
         for (const name of dropUnsupportedParameters(call.parameters, model)) {
-          // One warning per process, provider, endpoint, model and parameter (a refusal learned announced it already).
-          if (!firstAnnouncement(scope, `parameter:${name}`)) continue;
+          // One warning per process, provider, endpoint, model and parameter (a refusal learned announced it already),
+          // spent only on a model that listens: a later listener still hears of a parameter dropped unheard.
+          if (!model.madeEmitter?.listening.warning || !firstAnnouncement(scope, `parameter:${name}`)) continue;
           const message = droppedParameterMessage(model, name);
           model.emit("warning", { input, callId, code: "unsupported-parameter", message });
         }
