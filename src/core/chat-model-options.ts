@@ -21,6 +21,13 @@ export interface ChatModelOptions {
   supportsStructuredOutput?: boolean;
   /** Whether a JSON-schema response format may have a union (anyOf/array) at its root. @default the adapter's profile */
   supportsTopLevelUnion?: boolean;
+  /**
+   * Whether the provider takes tools and a JSON-schema response format in one request, the model
+   * choosing between a tool call and the answer (OpenAI). Where it cannot, a call with both sends the
+   * answer as a synthetic tool beside the others, or as one more variant of the tool union.
+   * @default the adapter's profile (false)
+   */
+  supportsResponseFormatWithTools?: boolean;
   /** Send response-format schemas in strict form (all properties required, no extra keys). @default the adapter's profile */
   strictResponseFormat?: boolean;
   /** Allow several tool calls in one reply. @default false */
@@ -46,11 +53,18 @@ export interface ChatModelOptions {
   cache?: ChatModelCache;
   /** Time to live of cached answers, in milliseconds. @default the cache's own */
   cacheTtlMs?: number;
+  /**
+   * How long a read from the cache is waited for, in milliseconds: past it the call goes on to the
+   * provider as on a miss, with a `warning` (code `cache-error`). A write is never waited for; one
+   * not settled after this long is reported with a `warning` too. `Infinity` waits for a read as long
+   * as the call's signal and `timeout` let it. @default 1000
+   */
+  cacheTimeoutMs?: number;
   /** Default parameters of every call; a call's own parameters win. @default none (the provider's own defaults) */
   parameters?: ChatModelParameters;
   /**
    * The parameters this provider and model have no field for: a call that sets one has it dropped,
-   * with one `warning` event (code `unsupported-parameter`) per model and parameter.
+   * with one `warning` event (code `unsupported-parameter`) per process, model and parameter.
    * @default the adapter's profile
    */
   unsupportedParameters?: Iterable<ParameterName>;
@@ -78,6 +92,8 @@ export interface ChatModelProfile {
   supportsStructuredOutput: boolean;
   /** Whether a response-format schema may have a union at its root. */
   supportsTopLevelUnion: boolean;
+  /** Whether tools and a JSON-schema response format can go in one request. @default false */
+  supportsResponseFormatWithTools?: boolean;
   /** Send response-format schemas in strict form. @default false */
   strictResponseFormat?: boolean;
   /** The parameters the adapter does not send for this model (core warns about them, or refuses them). @default none */

@@ -9,6 +9,8 @@ export interface OllamaErrorContext {
   modelId: string;
   /** The host, as shown in messages (credentials stripped). */
   host: string;
+  /** How long the error response asked to wait (the SDK's error drops its headers). */
+  retryAfterMs?: number | undefined;
 }
 
 const refused = new Set(["ECONNREFUSED"]);
@@ -33,13 +35,11 @@ const truncatedStream = "Did not receive done or success response in stream.";
  */
 export function mapOllamaError(error: unknown, context: OllamaErrorContext): unknown {
   if (isAbortError(error) || ChatModelError.isInstance(error) || !(error instanceof Error)) return error;
-  // How long the response asked to wait: the adapter's fetch puts it on the error (the SDK's drops it).
-  const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
   const base: ProviderErrorOptions = {
     providerId: "ollama",
     modelId: context.modelId,
     cause: error,
-    retryAfterMs: typeof retryAfterMs === "number" ? retryAfterMs : undefined,
+    retryAfterMs: context.retryAfterMs,
   };
   const status = (error as { status_code?: unknown }).status_code;
   if (error.name === "ResponseError" && typeof status === "number")

@@ -52,6 +52,7 @@ export class OpenAIChatModel extends ChatModel {
       toolChoiceSupport,
       supportsStructuredOutput: true,
       supportsTopLevelUnion: false,
+      supportsResponseFormatWithTools: true,
       strictResponseFormat: true,
       // Chat Completions has no top_k (a gateway that takes one gets it through providerOptions).
       unsupportedParameters: ["topK"],
@@ -103,7 +104,6 @@ export class OpenAIChatModel extends ChatModel {
       modelId: this.modelId,
       maxTokensField: this.maxTokensField,
       errorHints: () => this.errorHints(),
-      refused: {},
       reasoningContent: this.sendReasoningContent,
       replyFields: {},
     });

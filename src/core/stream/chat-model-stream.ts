@@ -31,6 +31,7 @@ const ended = (): Result => ({ done: true, value: undefined });
  */
 export class ChatModelStream<
   Call extends ToolCall<string, unknown> = ToolCall,
+  Object = unknown,
 > implements AsyncIterable<ChatModelChunk> {
   readonly #open: () => StreamCall;
   #call: StreamCall | undefined;
@@ -81,11 +82,11 @@ export class ChatModelStream<
   }
 
   /** The whole output once the call ends; reads the stream to its end itself (see the class). */
-  final(): Promise<ChatModelOutput<Call>> {
+  final(): Promise<ChatModelOutput<Call, Object>> {
     if (!this.#iterating) this.#readByFinal = true;
     if (!this.#ended) this.#readingToEnd ??= this.#readToEnd();
     // The pipeline validated each call against its tool's schema: the calls are of the tools given.
-    return this.#final as Promise<ChatModelOutput<ToolCall<string, unknown>>> as Promise<ChatModelOutput<Call>>;
+    return this.#final as Promise<ChatModelOutput<ToolCall<string, unknown>>> as Promise<ChatModelOutput<Call, Object>>;
   }
 
   /** The chunks as a web ReadableStream (for a Response body or a UI). */

@@ -10,6 +10,7 @@ export interface AdapterHooks {
   _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
   _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
   readonly endpoint: string;
+  readonly capabilityScope: string;
 }
 
 export function hooksOf(model: ChatModel): AdapterHooks {
@@ -23,6 +24,7 @@ export function profileOf(model: ChatModel): Cassette["profile"] {
     supportsToolCalling: model.supportsToolCalling,
     supportsStructuredOutput: model.supportsStructuredOutput,
     supportsTopLevelUnion: model.supportsTopLevelUnion,
+    supportsResponseFormatWithTools: model.supportsResponseFormatWithTools,
     strictResponseFormat: model.strictResponseFormat,
     unsupportedParameters: [...model.unsupportedParameters],
   };
