@@ -314,7 +314,8 @@ export abstract class ChatModel {
   /**
    * A streamed call, as `create` runs one, opened on its stream's first read: `start`, the input
    * checked, its chunks from the cache or runCall; its ChatModelStream ends it once (`success` or
-   * `error`, then `finish`), and stops its request when the consumer stops reading.
+   * `error`, then `finish`), and stops its request when the consumer stops reading. Not a generator
+   * wrapping runCall: that level cost an Ollama stream 4 % of its instructions (5922k → 5670k).
    */
   private openStream(input: ChatModelInput): StreamCall {
     const callId = ++callCount;
