@@ -4,7 +4,7 @@ import { OpenAIChatModel } from "../../src/adapters/openai/index.js";
 import { MemoryCache } from "../../src/index.js";
 import type { ChatModel, ChatModelChunk, ChatModelInput, ChatModelStream } from "../../src/index.js";
 import { ScriptedChatModel, streamStep } from "../../src/testing/index.js";
-import { startLoopbackServer, type LoopbackServer } from "../support/loopback-server.js";
+import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from "../support/loopback-server.js";
 import { textReplyHandler } from "../support/openai-wire.js";
 
 // Issue 25 item 4: a stream settles on every path, its events come in order on every path, and it
@@ -48,6 +48,8 @@ interface Subject {
   /** The chunks a stream read to its end gives. */
   chunks: readonly ChatModelChunk[];
   text: string;
+  /** The prompt its calls send (a request is counted by it). @default "hi" */
+  prompt?: string;
 }
 
 const scriptedChunks = ["The ", "sky ", "is ", "blue."];
@@ -88,16 +90,21 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+let openAIRuns = 0;
 function openAI(): Subject {
   const model = new OpenAIChatModel("gpt-4o-mini", {
     baseURL: `${server.url}/v1`,
     apiKey: "sk-lifecycle-0123456789",
     retry: { maxRetries: 0 },
   });
-  const before = server.requests.length;
+  // A request counts by its own prompt: an aborted one of an earlier run may reach the server late.
+  const prompt = `hi ${++openAIRuns}`;
+  const asked = (request: RecordedRequest) =>
+    (request.json as { messages?: { content?: unknown }[] } | undefined)?.messages?.at(-1)?.content === prompt;
   return {
     model,
-    requests: () => server.requests.length - before,
+    prompt,
+    requests: () => server.requests.filter(asked).length,
     chunks: [
       { type: "text-delta", text: "Hello there" },
       { type: "text-delta", text: ", streamed" },
@@ -127,7 +134,7 @@ async function interleave(
   requestsPerCall = 1,
 ): Promise<void> {
   const events = recordLifecycle(subject.model);
-  const stream = subject.model.createStream({ messages: [user("hi")] });
+  const stream = subject.model.createStream({ messages: [user(subject.prompt ?? "hi")] });
   let iterator: AsyncIterator<ChatModelChunk> | undefined;
   let refused: unknown;
   const iterate = () => {
@@ -227,7 +234,7 @@ describe("a stream consumed in any interleaving of next(), return(), throw() and
     "should answer three next() calls made at once, and final() beside them, from one request: %s",
     async (_label, make) => {
       const subject = make();
-      const stream = subject.model.createStream({ messages: [user("hi")] });
+      const stream = subject.model.createStream({ messages: [user(subject.prompt ?? "hi")] });
       const iterator = stream[Symbol.asyncIterator]();
       const reads = [iterator.next(), iterator.next(), iterator.next()];
       const final = stream.final();
