@@ -29,7 +29,7 @@ import type { ResolvedRetryOptions } from "./retry/retry-options.js";
 import { resolveRetryOptions } from "./retry/retry-options.js";
 import type { SchemaInput } from "./schema/schema-input.js";
 import { isDelta, type ChatModelChunk } from "./stream/chat-model-chunk.js";
-import { ChatModelStream } from "./stream/chat-model-stream.js";
+import { ChatModelStream, type StreamCall } from "./stream/chat-model-stream.js";
 import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
 import { checkRateLimitOptions, type RateLimitOptions } from "../fleet/rate-limit-options.js";
@@ -220,13 +220,16 @@ export abstract class ChatModel {
   /** One reply: the call prepared, answered from the cache or run (runCall), its events emitted. */
   private async createOutput(input: ChatModelInput): Promise<ChatModelOutput> {
     const callId = ++callCount;
-    this.emit("start", { input, callId });
-    const linked = callSignal(input?.signal, input?.timeout, false, this.plainCallsShareInertSignal);
-    const { signal } = linked;
+    // Set once the input is checked (prepare rejects a signal that is no AbortSignal): every failure
+    // from the `start` on, that one included, ends in `error` and `finish`.
+    let linked: CallSignal | undefined;
     try {
-      throwIfAborted(signal);
+      this.emit("start", { input, callId });
       const call = this.callModel().prepare(input, callId);
-      const run = () => finalValue(runCall(this.callModel(), call, linked, false));
+      linked = callSignal(input.signal, input.timeout, false, this.plainCallsShareInertSignal);
+      const { signal } = linked;
+      throwIfAborted(signal);
+      const run = () => finalValue(runCall(this.callModel(), call, linked!, false));
       const key = this.cacheKeyOf(call);
       const output = await (key === undefined
         ? run()
@@ -235,12 +238,12 @@ export abstract class ChatModel {
       this.emit("finish", { input, callId, output });
       return output;
     } catch (caught) {
-      const error = callError(caught, signal);
+      const error = callError(caught, linked?.signal);
       this.emit("error", { input, callId, error });
       this.emit("finish", { input, callId, error });
       throw error;
     } finally {
-      linked.dispose();
+      linked?.dispose();
     }
   }
 
@@ -257,7 +260,7 @@ export abstract class ChatModel {
   createStream<Tools extends readonly AnyTool[] = readonly AnyTool[], Format extends ResponseFormat = ResponseFormat>(
     input: ChatModelInput<Tools, Format>,
   ): ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>> {
-    return new ChatModelStream((closed) => this.streamCall(input, closed)) as ChatModelStream<
+    return new ChatModelStream(() => this.openStream(input)) as ChatModelStream<
       ToolCallOf<Tools[number]>,
       InferResponseFormatOutput<Format>
     >;
@@ -309,45 +312,40 @@ export abstract class ChatModel {
   protected abstract _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
 
   /**
-   * A streamed call, as `create` runs one: its chunks passed through from the cache or runCall, its
-   * events emitted once. A consumer that stops reading ends it (the request aborted) with an AbortError,
-   * handed to `closed` for the stream's final().
+   * A streamed call, as `create` runs one, opened on its stream's first read: `start`, the input
+   * checked, its chunks from the cache or runCall; its ChatModelStream ends it once (`success` or
+   * `error`, then `finish`), and stops its request when the consumer stops reading. Not a generator
+   * wrapping runCall: that level cost an Ollama stream 4 % of its instructions (5922k → 5670k).
    */
-  private async *streamCall(
-    input: ChatModelInput,
-    closed: (error: Error) => void,
-  ): AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined> {
+  private openStream(input: ChatModelInput): StreamCall {
     const callId = ++callCount;
-    this.emit("start", { input, callId });
-    // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
-    const linked = callSignal(input?.signal, input?.timeout, true);
-    let settled = false;
-    try {
-      throwIfAborted(linked.signal);
-      const call = this.callModel().prepare(input, callId);
-      const key = this.cacheKeyOf(call);
-      const output = yield* key === undefined
-        ? runCall(this.callModel(), call, linked, true)
-        : this.cachedStream(key, call, linked);
-      settled = true;
-      this.emit("success", { input, callId, output });
-      this.emit("finish", { input, callId, output });
-      return output;
-    } catch (caught) {
-      settled = true;
-      const error = callError(caught, linked.signal);
+    let linked: CallSignal | undefined;
+    const failed = (caught: unknown): Error => {
+      const error = callError(caught, linked?.signal);
+      linked?.dispose();
       this.emit("error", { input, callId, error });
       this.emit("finish", { input, callId, error });
-      throw error;
-    } finally {
-      if (!settled) {
-        linked.abort();
-        const error = new DOMException("The stream was closed by its consumer", "AbortError");
-        this.emit("error", { input, callId, error });
-        this.emit("finish", { input, callId, error });
-        closed(error);
-      }
-      linked.dispose();
+      return error;
+    };
+    try {
+      this.emit("start", { input, callId });
+      const call = this.callModel().prepare(input, callId);
+      // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
+      const own = (linked = callSignal(input.signal, input.timeout, true));
+      throwIfAborted(own.signal);
+      const key = this.cacheKeyOf(call);
+      return {
+        chunks: key === undefined ? runCall(this.callModel(), call, own, true) : this.cachedStream(key, call, own),
+        succeeded: (output) => {
+          own.dispose();
+          this.emit("success", { input, callId, output });
+          this.emit("finish", { input, callId, output });
+        },
+        failed,
+        stop: own.abort,
+      };
+    } catch (caught) {
+      throw failed(caught);
     }
   }
 

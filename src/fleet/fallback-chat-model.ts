@@ -76,16 +76,13 @@ export class FallbackChatModel extends ChatModel {
   >(
     input: ChatModelInput<Tools, Format>,
   ): ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>> {
-    return new ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>((closed) =>
-      this.streamOnMembers(input, closed),
-    );
+    return new ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>(() => ({
+      chunks: this.streamOnMembers(input),
+    }));
   }
 
-  /** A streamed call on its members, its events emitted once; a consumer that stops early is handed to `closed`. */
-  private async *streamOnMembers(
-    input: ChatModelInput,
-    closed: (error: Error) => void,
-  ): AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined> {
+  /** A streamed call on its members, its events emitted once (a consumer that stops early ends it with an AbortError). */
+  private async *streamOnMembers(input: ChatModelInput): AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined> {
     const callId = nextCallId();
     this.emit("start", { input, callId });
     const stream = new FallbackStream((open) => this.runCall(input, callId, open));
@@ -116,7 +113,6 @@ export class FallbackChatModel extends ChatModel {
         const error = new DOMException("The stream was closed by its consumer", "AbortError");
         this.emit("error", { input, callId, error });
         this.emit("finish", { input, callId, error });
-        closed(error);
       }
     }
   }

@@ -1,3 +1,5 @@
+import { describeThrown } from "./describe-thrown.js";
+
 /**
  * The signal of every call nothing can end early (no caller signal, no timeout, not a stream), for
  * adapters that accept it (ChatModel's `plainCallsShareInertSignal`). It never aborts, so a listener
@@ -44,9 +46,9 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 }
 
 /** The error a call ends with: the platform AbortError when its signal aborted, else the error itself. */
-export function callError(error: unknown, signal: AbortSignal): Error {
-  if (signal.aborted && (isAbortError(error) || !(error instanceof Error))) return abortError(signal);
-  return error instanceof Error ? error : new Error(String(error));
+export function callError(error: unknown, signal: AbortSignal | undefined): Error {
+  if (signal?.aborted && (isAbortError(error) || !(error instanceof Error))) return abortError(signal);
+  return error instanceof Error ? error : new Error(describeThrown(error));
 }
 
 /** An abort: the platform's AbortError or TimeoutError (adapters map their SDK's own to these). */
