@@ -9,6 +9,7 @@ import { lazyRequire } from "../../core/errors/lazy-require.js";
 import type { BedrockConnection } from "./bedrock-calls.js";
 import type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
 import { noteResolvedCredentials } from "./bedrock-secrets.js";
+import { guardBedrockResponses } from "./guard-bedrock-responses.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { bedrockModelProfile } from "./bedrock-model-profiles.js";
 
@@ -65,6 +66,8 @@ export class BedrockChatModel extends ChatModel {
     Object.defineProperty(this, "issued", { value: issued, enumerable: false });
     // Only on the client keelson built: a caller's own client is left as it came.
     if (!client) noteResolvedCredentials(this.client, issued);
+    // Bodies capped and a stream answered with a web page refused, on keelson's client only too.
+    if (!client) guardBedrockResponses(this.client, this.maxResponseBytes);
   }
 
   protected override get endpoint(): string {

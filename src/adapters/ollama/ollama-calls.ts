@@ -5,6 +5,7 @@ import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { eitherSignal, isAbortable, settleOnAbort } from "../../internal/abort.js";
 import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
+import { checkStreamBody } from "../../internal/check-stream-body.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
@@ -128,7 +129,10 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
               ? { ...init, signal: linked }
               : init;
           const response = await fetchOrRefuse(send, url, request, connection.secrets);
-          return stream ? strictNDJSON(response) : response;
+          if (!stream) return response;
+          // A web page where the stream belongs (a proxy's, a login page): refused, not read as an empty stream.
+          await checkStreamBody(response, /ndjson/i);
+          return strictNDJSON(response);
         },
   });
   if (plain) plainClients.set(connection, client);

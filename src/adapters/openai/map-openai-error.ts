@@ -7,6 +7,7 @@ import { abortError } from "../../internal/abort.js";
 import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
 import { networkCause } from "../../internal/network-cause.js";
 import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
+import { transportRefusal } from "../../internal/transport-refusal.js";
 
 export interface OpenAIErrorContext {
   providerId: string;
@@ -29,6 +30,7 @@ export interface OpenAIErrorContext {
   fetchLimitFirst?: boolean | undefined;
 }
 
+const pageHint = "Check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page.";
 const contentFilterCodes = new Set(["content_filter", "content_policy_violation"]);
 
 function secretsOf(context: OpenAIErrorContext): (string | undefined)[] {
@@ -45,6 +47,13 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   // The SDK's own abort error is named "Error"; the rest of keelson knows an abort as the platform's AbortError.
   if ((error as { constructor?: { name?: string } } | null)?.constructor?.name === "APIUserAbortError")
     return abortError(undefined);
+  const refusal = transportRefusal(error, {
+    ...context,
+    where: `${context.providerId} ${context.modelId}`,
+    pageHint: pageHint,
+    secrets: secretsOf(context),
+  });
+  if (refusal) return refusal;
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
   const sdkError = error as APIError;
   // The SDK error stays the cause as it came, but never with the key in it (some gateways echo it).

@@ -90,7 +90,7 @@ export async function openOpenAIStream(
   );
   try {
     const stream = await settleOnAbort(
-      connection.client.chat.completions.create(body, requestOptions(connection, context.signal)),
+      connection.client.chat.completions.create(body, requestOptions(connection, context.signal, true)),
       context.signal,
     );
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId }, (chunk) =>
@@ -190,8 +190,8 @@ function errorContext(connection: OpenAIConnection, input: ProviderInput, signal
 type RequestOptions = NonNullable<Parameters<OpenAI["chat"]["completions"]["create"]>[1]>;
 
 /** The SDK's request options: retries off, the call's signal and timeout, a long call's dispatcher. */
-function requestOptions(connection: OpenAIConnection, signal: AbortSignal): RequestOptions {
-  return sdkRequestOptions(sdkClient(connection), signal) as RequestOptions;
+function requestOptions(connection: OpenAIConnection, signal: AbortSignal, stream = false): RequestOptions {
+  return sdkRequestOptions(sdkClient(connection), signal, stream) as RequestOptions;
 }
 
 /** The fetch the client sends through (a client's own fetch is its owner's). */

@@ -7,6 +7,9 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { lazyImport } from "../../internal/lazy-import.js";
+import { guardedFetch } from "../../internal/guarded-fetch.js";
+import { checkMaxResponseBytes } from "../../internal/max-response-bytes.js";
+import { platformFetch } from "../../internal/platform-fetch.js";
 import { env, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
 import { withEnvelopedErrors } from "./envelope-error-body.js";
 import { loadOpenAISDK } from "./load-openai-sdk.js";
@@ -67,7 +70,9 @@ export class OpenAIResponsesChatModel extends ChatModel {
 
   constructor(modelId: string, options: OpenAIResponsesChatModelOptions = {}) {
     const { apiKey, baseURL, organization, headers, client, store, ...rest } = options;
-    const sdk = client ?? createResponsesClient(apiKey, baseURL, organization, headers);
+    const sdk =
+      client ??
+      createResponsesClient(apiKey, baseURL, organization, headers, checkMaxResponseBytes(rest.maxResponseBytes));
     const toolChoiceSupport: ToolChoiceMode[] = isOpenAIBaseURL(sdk.baseURL)
       ? ["auto", "none", "required", "single"]
       : ["auto", "none", "single"];
@@ -115,6 +120,7 @@ function createResponsesClient(
   baseURL: string | undefined,
   organization: string | undefined,
   headers: Record<string, string> | undefined,
+  maxResponseBytes: number,
 ): OpenAI {
   const url = baseURL ?? env("OPENAI_BASE_URL") ?? openAIBaseURL;
   let key = apiKey ?? env("OPENAI_API_KEY");
@@ -132,5 +138,8 @@ function createResponsesClient(
     ...(headers === undefined ? {} : { defaultHeaders: headers }),
     // keelson's base class owns retries; the SDK's would multiply every attempt.
     maxRetries: 0,
+    // The platform fetch (redirects kept to http(s), credentials to their origin), bodies capped,
+    // and a stream answered with a web page refused.
+    fetch: guardedFetch(platformFetch(Object.keys(headers ?? {})), maxResponseBytes),
   });
 }
