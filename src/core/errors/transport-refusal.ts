@@ -1,7 +1,7 @@
-import { ProviderError } from "../core/errors/provider-error.js";
-import { NotAStreamError } from "./not-a-stream-error.js";
-import { redactedExcerpt } from "./redact-secrets.js";
-import { ResponseTooLargeError } from "./response-too-large-error.js";
+import { ProviderError } from "./provider-error.js";
+import { NotAStreamError } from "../../internal/not-a-stream-error.js";
+import { redactedExcerpt } from "../../internal/redact-secrets.js";
+import { ResponseTooLargeError } from "../../internal/response-too-large-error.js";
 
 export interface TransportRefusalContext {
   providerId: string;
