@@ -66,7 +66,7 @@ export class BedrockChatModel extends ChatModel {
     Object.defineProperty(this, "issued", { value: issued, enumerable: false });
     // Only on the client keelson built: a caller's own client is left as it came.
     if (!client) noteResolvedCredentials(this.client, issued);
-    // Bodies capped and a stream answered with a web page refused, on keelson's client only too.
+    // Bodies capped, and a stream answered with a web page refused: on the client keelson built only.
     if (!client) guardBedrockResponses(this.client, this.maxResponseBytes);
   }
 
