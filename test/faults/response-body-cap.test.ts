@@ -167,16 +167,16 @@ describe.each(adapters)("$name stream answered with an HTML page", (adapter) => 
     expect(server.requests).toHaveLength(1);
   });
 
-  it("should name the content type of a stream answered with something else (createStream)", async () => {
+  it("should name the content type of a stream answered with another body, retried as a passing fault (createStream)", async () => {
     server.handle((_request, response) => {
       response.writeHead(200, { "content-type": "text/plain" });
       response.end(`not a stream, and not the key ${key}`);
     });
     const { error } = await settleCall(adapter.model(server.url, retry), ask, "createStream");
-    expect(error).toMatchObject({ code: "not_a_stream", isRetryable: false });
-    expect(error!.message).toContain("text/plain");
+    expect(error).toMatchObject({ code: "not_a_stream", isRetryable: true });
+    expect(error!.message).toContain('text/plain (starting "not a stream, and not the key');
     expect(error!.message).not.toContain(key);
-    expect(server.requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(3);
   });
 });
 

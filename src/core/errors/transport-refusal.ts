@@ -1,6 +1,6 @@
 import { ProviderError } from "./provider-error.js";
 import { NotAStreamError } from "../../internal/not-a-stream-error.js";
-import { redactedExcerpt } from "../../internal/redact-secrets.js";
+import { redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
 import { ResponseTooLargeError } from "../../internal/response-too-large-error.js";
 
 export interface TransportRefusalContext {
@@ -19,14 +19,18 @@ const searchDepth = 8;
 /**
  * The ProviderError for what keelson's own transport refused — a body past `maxResponseBytes`, a
  * stream request answered with something else — found as the error or in its `cause` chain (an
- * SDK may wrap it). Neither is retried: the same request gets the same answer. undefined for any
- * other error.
+ * SDK may wrap it). Neither a body too large nor a web page is retried: the same request gets the
+ * same answer. undefined for any other error.
  */
 export function transportRefusal(error: unknown, context: TransportRefusalContext): ProviderError | undefined {
   let found = error;
   for (let depth = 0; depth < searchDepth && found instanceof Error; depth++) {
     if (found instanceof ResponseTooLargeError) return tooLarge(found, error, context);
-    if (found instanceof NotAStreamError) return notAStream(found, error, context);
+    if (found instanceof NotAStreamError) {
+      // It becomes the cause, and it quotes what the server sent: never with a credential in it.
+      redactSecrets(error, context.secrets);
+      return notAStream(found, error, context);
+    }
     found = (found as { cause?: unknown }).cause;
   }
   return undefined;
@@ -53,17 +57,18 @@ function notAStream(refusal: NotAStreamError, cause: unknown, context: Transport
     /… \(\d+ more characters\)$/,
     "…",
   );
-  const what = refusal.isHTML ? "an HTML page" : `a body that is not a stream`;
+  const body = start === "" ? "an empty body" : `starting ${JSON.stringify(start)}`;
+  const what = refusal.isHTML ? `an HTML page (${refusal.contentType}, ${body})` : `${refusal.contentType} (${body})`;
   return new ProviderError(
-    `${context.where}: the server answered a stream request with ${what} (${refusal.contentType}` +
-      `${start === "" ? "" : `, starting ${JSON.stringify(start)}`}), not an event stream. ${context.pageHint}`,
+    `${context.where}: the server answered a stream request with ${what}, not an event stream. ${context.pageHint}`,
     {
       providerId: context.providerId,
       modelId: context.modelId,
       cause,
       reason: "server",
       code: "not_a_stream",
-      isRetryable: false,
+      // A web page is a misconfiguration a retry fetches again; another body may be a passing fault.
+      isRetryable: !refusal.isHTML,
     },
   );
 }
