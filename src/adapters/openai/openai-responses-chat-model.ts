@@ -47,7 +47,7 @@ export interface OpenAIResponsesChatModelOptions extends ChatModelOptions {
   /**
    * A ready `openai` client, used as it is (`apiKey`, `baseURL`, `organization` and `headers` are
    * then ignored). Its own retries are turned off per request: keelson owns the retries.
-   * @default a client built from the options above, on the SDK's own fetch
+   * @default a client built from the options above, on the platform fetch, its bodies capped at `maxResponseBytes`
    */
   client?: OpenAI;
 }
