@@ -4,7 +4,7 @@ import type { ProviderToolChoice } from "../../core/input.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import { abortError } from "../../internal/abort.js";
 import { redactSecrets, redactText } from "../../internal/redact-secrets.js";
-import { transportRefusal } from "../../core/errors/transport-refusal.js";
+import { transportRefusal } from "../../core/transport/transport-refusal.js";
 
 export interface AnthropicErrorContext {
   modelId: string;

@@ -3,7 +3,7 @@ import { ProviderError } from "../../core/errors/provider-error.js";
 import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import { maxServerTextLength, redactedExcerpt, redactSecrets, redactText } from "../../internal/redact-secrets.js";
-import { transportRefusal } from "../../core/errors/transport-refusal.js";
+import { transportRefusal } from "../../core/transport/transport-refusal.js";
 
 interface AWSErrorShape {
   name?: string;

@@ -4,7 +4,7 @@ import type { ProviderErrorOptions } from "../../core/errors/provider-error.js";
 import { isAbortError } from "../../internal/abort.js";
 import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
 import { maxServerTextLength, redactedExcerpt } from "../../internal/redact-secrets.js";
-import { transportRefusal } from "../../core/errors/transport-refusal.js";
+import { transportRefusal } from "../../core/transport/transport-refusal.js";
 
 export interface OllamaErrorContext {
   modelId: string;

@@ -7,7 +7,7 @@ import { abortError } from "../../internal/abort.js";
 import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
 import { networkCause } from "../../internal/network-cause.js";
 import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
-import { transportRefusal } from "../../core/errors/transport-refusal.js";
+import { transportRefusal } from "../../core/transport/transport-refusal.js";
 
 export interface OpenAIErrorContext {
   providerId: string;

@@ -84,7 +84,7 @@ describe("BedrockChatModel response guard", () => {
     const { error, chunks } = await settleCall(bedrock.model(undefined, retry), ask, "createStream");
     expect(ProviderError.isInstance(error), String(error)).toBe(true);
     expect(error).toMatchObject({ code: "not_a_stream", reason: "server", isRetryable: false });
-    expect(error!.message).toContain("an HTML page (text/html)");
+    expect(error!.message).toContain("an HTML page (text/html");
     expect(error!.message).toContain("endpoint");
     expect(chunks).toHaveLength(0);
     expect(bedrock.server.requests).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { ProviderError } from "./provider-error.js";
+import { ProviderError } from "../errors/provider-error.js";
 import { NotAStreamError } from "../../internal/not-a-stream-error.js";
 import { redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
 import { ResponseTooLargeError } from "../../internal/response-too-large-error.js";
