@@ -11,8 +11,8 @@ import { BedrockChatModel } from "../src/adapters/bedrock/index.js";
 import { OllamaChatModel } from "../src/adapters/ollama/index.js";
 import { OpenAIChatModel, OpenAIResponsesChatModel } from "../src/adapters/openai/index.js";
 import { ChatModelError, defineTool } from "../src/index.js";
-import type { ChatModel, ChatModelInput, JSONSchema } from "../src/index.js";
-import { ScriptedChatModel, streamStep, textStep } from "../src/testing/index.js";
+import type { ChatModel, ChatModelCache, ChatModelInput, ChatModelOutput, JSONSchema } from "../src/index.js";
+import { ScriptedChatModel, streamStep, textStep, toolCallStep } from "../src/testing/index.js";
 
 // `npm run faults`: each fault class of issue 25 tried once over a loopback server (or the scripted
 // model), through the real SDKs, with what it cost: requests the server saw, ms until the call
@@ -129,6 +129,22 @@ const chunk = (delta: object, finish: string | null = null) => ({
   choices: [{ index: 0, delta, finish_reason: finish }],
 });
 
+/** A text reply, as a chat completion or its stream (as the request asks). */
+function textReply(request: IncomingMessage & { body: string }, response: ServerResponse, text: string): void {
+  const streamed = (JSON.parse(request.body) as { stream?: boolean }).stream === true;
+  if (!streamed) {
+    const message = { role: "assistant", content: text };
+    return json(200, {
+      id: "c",
+      object: "chat.completion",
+      created: 1,
+      model: "m",
+      choices: [{ index: 0, message, finish_reason: "stop" }],
+    })(request, response);
+  }
+  sse(chunk({ role: "assistant", content: text }), chunk({}, "stop"), "[DONE]")(request, response);
+}
+
 /** What a settled call came to, in a few words. */
 function outcomeOf(
   result: { output?: { text: string; finishReason: string }; error?: unknown },
@@ -178,12 +194,16 @@ const memory = () => {
   return usage.heapUsed + usage.external;
 };
 
+/** The output of the last call `run` made, when it answered. */
+let lastOutput: ChatModelOutput | undefined;
+
 async function run(fault: string, model: ChatModel, mode: "create" | "createStream", input = ask, leak?: string) {
   requests = 0;
   globalThis.gc?.();
   const heap = memory();
   const started = performance.now();
   let result: { output?: { text: string; finishReason: string }; error?: unknown };
+  lastOutput = undefined;
   try {
     if (mode === "create") result = { output: await model.create(input) };
     else {
@@ -191,6 +211,7 @@ async function run(fault: string, model: ChatModel, mode: "create" | "createStre
       for await (const _chunk of stream);
       result = { output: await stream.final() };
     }
+    lastOutput = result.output as ChatModelOutput;
   } catch (error) {
     result = { error };
   }
@@ -557,6 +578,79 @@ for (const [name, model, streamType, line] of fetchAdapters) {
   await run("Bedrock: a ConverseStream answered 200 with an HTML page", bedrock(), "createStream");
 }
 
+// Item 5: cache stores that hang, fail or give back poison.
+{
+  const never = () => new Promise<never>(() => undefined);
+  const stores: [string, ChatModelCache][] = [
+    ["a cache whose `set()` never settles", { get: async () => undefined, set: never, delete: async () => undefined }],
+    [
+      "a cache whose `get()` never settles (read bound 1 s)",
+      { get: never, set: async () => undefined, delete: async () => undefined },
+    ],
+    [
+      "a cache whose every operation throws synchronously",
+      {
+        get: () => {
+          throw new Error("closed");
+        },
+        set: () => {
+          throw new Error("closed");
+        },
+        delete: () => {
+          throw new Error("closed");
+        },
+      },
+    ],
+  ];
+  for (const [name, cache] of stores) {
+    for (const mode of ["create", "createStream"] as const) {
+      handler = (request, response) => textReply(request, response, "stored?");
+      const model = openAI({ cache });
+      const warnings: string[] = [];
+      model.emitter.on("warning", ({ message }) => warnings.push(message));
+      await run(name, model, mode);
+      rows.at(-1)!.outcome += `, ${warnings.length} warning${warnings.length === 1 ? "" : "s"} by then`;
+    }
+  }
+  // A JSON store (Redis, SQLite behind Keyv) hands back what JSON.parse makes: own `__proto__` keys included.
+  const texts = new Map<string, string>();
+  const jsonStore: ChatModelCache = {
+    get: async (key) => (texts.has(key) ? (JSON.parse(texts.get(key)!) as unknown) : undefined),
+    set: async (key, value) => void texts.set(key, JSON.stringify(value)),
+    delete: async (key) => void texts.delete(key),
+  };
+  const lookup = defineTool({
+    name: "lookup",
+    inputSchema: { type: "object", properties: { city: { type: "string" } } },
+  });
+  const toolAsk: ChatModelInput = { ...ask, tools: [lookup], toolChoice: "required" };
+  const seeded = new ScriptedChatModel([toolCallStep("lookup", { city: "Paris" })], { cache: jsonStore });
+  await seeded.create(toolAsk);
+  for (const [key, text] of texts)
+    texts.set(key, text.replaceAll('{"city":"Paris"}', '{"city":"Paris","__proto__":{"admin":true}}'));
+  for (const mode of ["create", "createStream"] as const) {
+    await run("a JSON store's entry with an own `__proto__` in tool arguments", seeded, mode, toolAsk);
+    const served = lastOutput?.toolCalls[0]?.args;
+    rows.at(-1)!.outcome +=
+      `, hit ${String(lastOutput?.meta.cacheHit)}, own \`__proto__\` ${served ? Object.hasOwn(served, "__proto__") : "–"}`;
+    rows.at(-1)!.requests = "–";
+  }
+  // An entry damaged in the store: the call goes on to the provider.
+  const damaged: ChatModelCache = {
+    get: async () => ({ output: { message: { role: "assistant", content: [null] }, toolCalls: "x" } }),
+    set: async () => undefined,
+    delete: async () => undefined,
+  };
+  for (const mode of ["create", "createStream"] as const) {
+    handler = (request, response) => textReply(request, response, "fresh");
+    const model = openAI({ cache: damaged });
+    let warnings = 0;
+    model.emitter.on("warning", () => void warnings++);
+    await run('a cache entry of the wrong shape (`toolCalls: "x"`, a null part)', model, mode);
+    rows.at(-1)!.outcome += `, ${warnings} warning${warnings === 1 ? "" : "s"}`;
+  }
+}
+
 server.close();
 for (const session of sessions) session.destroy();
 server2.close();
@@ -564,7 +658,6 @@ server2.close();
 const pending = [
   "a non-Latin-1 reason phrase, then a dropped connection (item 1)",
   "`final()` after iteration threw; three concurrent `next()` (item 4)",
-  "a cache whose `set()` hangs; entries with an own `__proto__` key (item 5)",
   "a redirect to `data:`, credentials across origins (item 10)",
 ];
 const table = [

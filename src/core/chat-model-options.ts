@@ -46,6 +46,13 @@ export interface ChatModelOptions {
   cache?: ChatModelCache;
   /** Time to live of cached answers, in milliseconds. @default the cache's own */
   cacheTtlMs?: number;
+  /**
+   * How long a read from the cache is waited for, in milliseconds: past it the call goes on to the
+   * provider as on a miss, with a `warning` (code `cache-error`). A write is never waited for; one
+   * not settled after this long is reported with a `warning` too. `Infinity` waits for a read as long
+   * as the call's signal and `timeout` let it. @default 1000
+   */
+  cacheTimeoutMs?: number;
   /** Default parameters of every call; a call's own parameters win. @default none (the provider's own defaults) */
   parameters?: ChatModelParameters;
   /**

@@ -1,6 +1,7 @@
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../internal/abort.js";
 import { cacheKey } from "./cache/cache-key.js";
 import { CacheLayer } from "./cache/cache-layer.js";
+import { checkCacheTimeout } from "./cache/guarded-store.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import { NullCache } from "./cache/null-cache.js";
 import { prepareCall, runCall, type CallModel, type PreparedCall } from "./call/index.js";
@@ -66,6 +67,7 @@ export abstract class ChatModel {
   maxRepairAttempts: number;
   cache: ChatModelCache;
   cacheTtlMs: number | undefined;
+  cacheTimeoutMs: number;
   parameters: ChatModelParameters | undefined;
   /** The parameters this provider and model have no field for: dropped with a warning, or refused (`strictParameters`). */
   unsupportedParameters: Set<ParameterName>;
@@ -114,6 +116,7 @@ export abstract class ChatModel {
     this.maxRepairAttempts = options.maxRepairAttempts ?? 2;
     this.cache = options.cache ?? new NullCache();
     this.cacheTtlMs = options.cacheTtlMs;
+    this.cacheTimeoutMs = checkCacheTimeout(options.cacheTimeoutMs ?? 1000);
     this.parameters = options.parameters;
     this.unsupportedParameters = toParameterSet(
       options.unsupportedParameters ?? profile.unsupportedParameters,
@@ -372,6 +375,7 @@ export abstract class ChatModel {
     return {
       cache: this.cache,
       ttlMs: this.cacheTtlMs,
+      timeoutMs: this.cacheTimeoutMs,
       get emitter() {
         return emitter();
       },

@@ -5,11 +5,10 @@ import { ProviderError } from "../core/errors/provider-error.js";
 import type { ProviderInput } from "../core/input.js";
 import type { Usage } from "../core/usage.js";
 import { delay, throwIfAborted } from "../internal/abort.js";
-import type { CallLimiter, CallPermit } from "./call-limiter.js";
+import type { CallLimiter, CallPermit, LimitedModel } from "./call-limiter.js";
 import { ConcurrencySlots } from "./concurrency-slots.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import type { RateLimitOptions } from "./rate-limit-options.js";
-import type { LimitedModel } from "./rate-limited-requests.js";
 
 /** How long a process keeps its own budget after the store failed, before it asks the store again. */
 const storeRetryMs = 5_000;

@@ -20,3 +20,10 @@ export interface CallPermit {
    */
   fail(error: unknown): Promise<void>;
 }
+
+/** Which budget a model's requests draw on: its provider, endpoint and model. */
+export interface LimitedModel {
+  providerId: string;
+  modelId: string;
+  endpoint: string;
+}

@@ -9,15 +9,8 @@ import { isAbortError } from "../internal/abort.js";
 import { fallsOver } from "./falls-over.js";
 import { FallbackStream } from "./fallback-stream.js";
 import { forwardMemberEvents } from "./forward-member-events.js";
-import type { WithFallbacksOptions } from "./with-fallbacks.js";
-
-/** One member's turn in a call: its input (the caller's, with the time left of the call's timeout) and how it ended. */
-export interface MemberTurn {
-  model: ChatModel;
-  input: ChatModelInput;
-  /** Stops passing on the member call's events. */
-  stopForwarding: () => void;
-}
+import type { MemberTurn } from "./member-turn.js";
+import type { WithFallbacksOptions } from "./with-fallbacks-options.js";
 
 /**
  * The model `withFallbacks` returns. It runs each call through its members' own `create` /

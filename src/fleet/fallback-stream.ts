@@ -1,7 +1,7 @@
 import type { ChatModelOutput } from "../core/output.js";
 import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
 import type { ChatModelStream } from "../core/stream/chat-model-stream.js";
-import type { MemberTurn } from "./fallback-chat-model.js";
+import type { MemberTurn } from "./member-turn.js";
 
 /** A member's stream once its first chunk (or its end) has arrived. */
 interface OpenedStream {

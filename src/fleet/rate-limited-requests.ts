@@ -3,7 +3,7 @@ import type { ProviderOutput } from "../core/output.js";
 import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
 import type { Usage } from "../core/usage.js";
 import { LazyModule } from "../internal/lazy-import.js";
-import type { CallLimiter } from "./call-limiter.js";
+import type { CallLimiter, LimitedModel } from "./call-limiter.js";
 import type { RateLimitOptions } from "./rate-limit-options.js";
 
 /** The limiter and rate-limiter-flexible load on the first request of a rate-limited model, not on import. */
@@ -13,13 +13,6 @@ const budgets = new LazyModule(() => import("./budget-limiter.js"));
 export interface ModelRequests {
   request(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
   requestStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
-}
-
-/** Which budget a model's requests draw on: its provider, endpoint and model. */
-export interface LimitedModel {
-  providerId: string;
-  modelId: string;
-  endpoint: string;
 }
 
 /** The process's limiters: per store (or none), per endpoint, model and limits. */

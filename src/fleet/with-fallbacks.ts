@@ -1,16 +1,8 @@
 import type { ChatModel } from "../core/chat-model.js";
 import { FallbackChatModel } from "./fallback-chat-model.js";
+import type { WithFallbacksOptions } from "./with-fallbacks-options.js";
 
-/** Options of `withFallbacks`. */
-export interface WithFallbacksOptions {
-  /**
-   * How long a model that failed (with an error another model could answer) is skipped by the
-   * calls after, in milliseconds; a longer `Retry-After` from its provider wins. A model still
-   * cooling down is tried last rather than not at all, when every other one failed too.
-   * @default 30000
-   */
-  cooldownMs?: number;
-}
+export type { WithFallbacksOptions } from "./with-fallbacks-options.js";
 
 /**
  * One model made of several: each call goes to the first model not cooling down, and moves on to

@@ -12,33 +12,6 @@ export interface CacheEntry {
   structureInput?: unknown;
 }
 
-/**
- * Whether a stored value has the shape of an entry, as far as serving it reads: a store shared with
- * other code (or a corrupted one) can return anything, which is dropped rather than served.
- */
-export function isCacheEntry(value: unknown): value is CacheEntry {
-  if (!isRecord(value)) return false;
-  const { output, chunks } = value;
-  return (
-    isRecord(output) &&
-    isRecord(output.message) &&
-    (typeof output.message.content === "string" || Array.isArray(output.message.content)) &&
-    typeof output.text === "string" &&
-    typeof output.reasoning === "string" &&
-    typeof output.finishReason === "string" &&
-    Array.isArray(output.toolCalls) &&
-    output.toolCalls.every(isRecord) &&
-    isRecord(output.usage) &&
-    isRecord(output.meta) &&
-    (chunks === undefined ||
-      (Array.isArray(chunks) && chunks.every((chunk) => isRecord(chunk) && typeof chunk.type === "string")))
-  );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object";
-}
-
 /** A copy served on a hit: the caller may mutate it without changing what the next caller gets. */
 export function outputFromCache(entry: CacheEntry): ChatModelOutput {
   const output = structuredClone(entry.output);

@@ -1,9 +1,12 @@
 import { isDeepStrictEqual } from "node:util";
 import { abortError, isAbortError, settleOnAbort } from "../../internal/abort.js";
+import { describeThrown } from "../../internal/describe-thrown.js";
 import { partialOutput, schemaInputOf, type PreparedCall } from "../call/index.js";
 import type { CacheEntry } from "./cache-entry.js";
-import { chunksFromCache, isCacheEntry, outputFromCache } from "./cache-entry.js";
+import { chunksFromCache, outputFromCache } from "./cache-entry.js";
 import { entryFitsCall } from "./entry-fits-call.js";
+import { GuardedStore } from "./guarded-store.js";
+import { readCacheEntry } from "./read-cache-entry.js";
 import type { ChatModelCache } from "./chat-model-cache.js";
 import type { EventSink } from "../chat-model-emitter.js";
 import type { ChatModelOutput } from "../output.js";
@@ -13,20 +16,24 @@ import { StreamAssembler } from "../stream/stream-assembler.js";
 export interface CacheSettings {
   cache: ChatModelCache;
   ttlMs: number | undefined;
+  /** How long a read is waited for before the call goes on as a miss (and a write is reported as hanging). */
+  timeoutMs: number;
   readonly emitter: EventSink;
 }
 
-/**
- * The cache around a call: a stored answer is served as a copy; identical calls in flight share
- * one request (single-flight); only final, validated answers are stored; a failure stores nothing.
- */
 interface Lead {
   settle(entry: CacheEntry): void;
   fail(error: unknown): void;
 }
 
+/**
+ * The cache around a call: a stored answer is served as a copy; identical calls in flight share
+ * one request (single-flight); only final, validated answers are stored; a failure stores nothing.
+ * The store never holds an answer back: reads are bounded, writes are not waited for.
+ */
 export class CacheLayer {
   readonly #inFlight = new Map<string, Promise<CacheEntry>>();
+  readonly #store = new GuardedStore();
 
   async create(
     key: string,
@@ -44,7 +51,7 @@ export class CacheLayer {
         return outputFromCache(stored);
       }
       const output = await run();
-      lead.settle(await this.#store(key, { output }, call, signal, settings));
+      lead.settle(this.#write(key, { output }, call, settings));
       return output;
     } catch (error) {
       lead.fail(error);
@@ -89,8 +96,7 @@ export class CacheLayer {
       for (let next = await running.next(); ; next = await running.next()) {
         if (next.done) {
           running = undefined;
-          if (!signal.aborted)
-            lead?.settle(await this.#store(key, { output: next.value, chunks }, call, signal, settings));
+          if (!signal.aborted) lead?.settle(this.#write(key, { output: next.value, chunks }, call, settings));
           return next.value;
         }
         if (next.value.type === "reset") chunks.length = 0;
@@ -160,9 +166,10 @@ export class CacheLayer {
   }
 
   /**
-   * A stored answer that fits the call; one that does not is dropped. The store is waited for only
-   * while the call may go on: a store that hangs (Redis unreachable, commands queued) never outlasts
-   * the call's signal or timeout.
+   * A stored answer that fits the call, read and checked as fresh output is; one that does not is
+   * dropped (and deleted, not waited for). A store that fails, hangs past `timeoutMs` or gives back
+   * something that is no entry is a miss: the call goes on to the provider. Only the call's signal
+   * or timeout ends the read with an error, at once.
    */
   async #read(
     key: string,
@@ -170,37 +177,44 @@ export class CacheLayer {
     signal: AbortSignal,
     settings: CacheSettings,
   ): Promise<CacheEntry | undefined> {
+    const { cache, timeoutMs } = settings;
+    const stored = await this.#store.read(cache, key, timeoutMs, signal, (message) => warn(settings, call, message));
+    // null too: a store over Redis or SQL may answer a miss with it.
+    if (stored === undefined || stored === null) return undefined;
+    let fitting: CacheEntry | undefined;
     try {
-      const stored = await settleOnAbort(Promise.resolve(settings.cache.get(key)), signal);
-      const fitting = isCacheEntry(stored) ? entryFitsCall(stored, call) : undefined;
-      if (fitting) {
-        hit(settings, call, key);
-        return fitting;
-      }
-      if (stored !== undefined) await settleOnAbort(Promise.resolve(settings.cache.delete(key)), signal);
+      const read = readCacheEntry(stored);
+      if (read.problem !== undefined)
+        warn(settings, call, `cache entry dropped, calling the provider: ${read.problem}`);
+      // A validator is the caller's code: one that throws on what the store gave makes the entry unfit, not the call fail.
+      fitting = read.entry && entryFitsCall(read.entry, call);
     } catch (error) {
-      if (signal.aborted) throw abortError(signal);
-      warn(settings, call, `cache read failed, calling the provider: ${(error as Error).message}`);
+      warn(settings, call, `cache entry dropped, calling the provider: ${describeThrown(error)}`);
     }
+    if (fitting) {
+      hit(settings, call, key);
+      return fitting;
+    }
+    this.#store.remove(cache, key, (message) => warn(settings, call, message));
     return undefined;
   }
 
-  /** Stores a copy; returns the entry (with what its schemas were given) for the calls that shared the request. */
-  async #store(
-    key: string,
-    entry: CacheEntry,
-    call: PreparedCall,
-    signal: AbortSignal,
-    settings: CacheSettings,
-  ): Promise<CacheEntry> {
-    let checked = entry;
+  /**
+   * Starts storing a copy, not waited for; returns the entry (with what its schemas were given)
+   * for the calls that shared the request.
+   */
+  #write(key: string, entry: CacheEntry, call: PreparedCall, settings: CacheSettings): CacheEntry {
+    const report = (message: string) => warn(settings, call, message);
+    let checked: CacheEntry;
+    let copy: CacheEntry;
     try {
       checked = withSchemaInputs(entry);
-      await settleOnAbort(Promise.resolve(settings.cache.set(key, structuredClone(checked), settings.ttlMs)), signal);
+      copy = structuredClone(checked);
     } catch (error) {
-      if (signal.aborted) throw abortError(signal);
-      warn(settings, call, `cache write failed, the answer is returned but not kept: ${(error as Error).message}`);
+      report(`cache write skipped, the answer is returned but not kept: ${describeThrown(error)}`);
+      return entry;
     }
+    this.#store.write(settings.cache, key, copy, settings.ttlMs, settings.timeoutMs, report);
     return checked;
   }
 }
@@ -252,7 +266,10 @@ function hit(settings: CacheSettings, call: PreparedCall, key: string): void {
 }
 
 function warn(settings: CacheSettings, call: PreparedCall, message: string): void {
-  if (settings.emitter.listening.warning) {
-    settings.emitter.emit("warning", { input: call.input, callId: call.callId, code: "cache-error", message });
+  try {
+    if (settings.emitter.listening.warning)
+      settings.emitter.emit("warning", { input: call.input, callId: call.callId, code: "cache-error", message });
+  } catch {
+    // The emitter guards its listeners; nothing a warning does may fail the call.
   }
 }
