@@ -57,7 +57,7 @@ export interface ChatModelOptions {
   parameters?: ChatModelParameters;
   /**
    * The parameters this provider and model have no field for: a call that sets one has it dropped,
-   * with one `warning` event (code `unsupported-parameter`) per model and parameter.
+   * with one `warning` event (code `unsupported-parameter`) per process, model and parameter.
    * @default the adapter's profile
    */
   unsupportedParameters?: Iterable<ParameterName>;

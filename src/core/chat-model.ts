@@ -21,6 +21,7 @@ import type { ChatModelOutput, ProviderOutput, ToolChoiceRung } from "./output.j
 import type { AnyTool, ToolCallOf } from "./tool.js";
 import type { ParameterName } from "./parameters/parameter-name.js";
 import { toParameterSet } from "./parameters/parameter-name.js";
+import { firstAnnouncement, learnedFor, type LearnedCapabilities } from "./capabilities/learned-capabilities.js";
 import { dropUnsupportedParameters, droppedParameterMessage } from "./parameters/drop-unsupported-parameters.js";
 import type { ResolvedRetryOptions } from "./retry/retry-options.js";
 import { resolveRetryOptions } from "./retry/retry-options.js";
@@ -50,13 +51,14 @@ export abstract class ChatModel {
   /** "openai", "azure-openai", "ollama", "bedrock", "scripted", … */
   abstract readonly providerId: string;
   readonly modelId: string;
-  /** The tool_choice values this provider honours; the ladder falls back for the rest. */
-  toolChoiceSupport: Set<ToolChoiceMode>;
+  /** As built (options, else the profile); what the provider refused is taken out when read. */
+  private builtToolChoiceSupport: Set<ToolChoiceMode>;
+  private builtStructuredOutput: boolean;
+  private builtUnsupportedParameters: Set<ParameterName>;
   /** The emitter, once `emitter` was first read: until then no one can be listening. */
   private madeEmitter: ChatModelEmitter | undefined;
   toolCallFallbackViaResponseFormat: boolean;
   supportsToolCalling: boolean;
-  supportsStructuredOutput: boolean;
   supportsTopLevelUnion: boolean;
   strictResponseFormat: boolean;
   allowParallelToolCalls: boolean;
@@ -69,8 +71,6 @@ export abstract class ChatModel {
   cacheTtlMs: number | undefined;
   cacheTimeoutMs: number;
   parameters: ChatModelParameters | undefined;
-  /** The parameters this provider and model have no field for: dropped with a warning, or refused (`strictParameters`). */
-  unsupportedParameters: Set<ParameterName>;
   strictParameters: boolean;
   readonly retry: ResolvedRetryOptions;
   /** The budget its requests are held to, if any (`rateLimit` option). */
@@ -102,10 +102,10 @@ export abstract class ChatModel {
     }
     this.modelId = modelId;
     this.madeEmitter = undefined;
-    this.toolChoiceSupport = toToolChoiceSupport(options.toolChoiceSupport ?? profile.toolChoiceSupport);
+    this.builtToolChoiceSupport = toToolChoiceSupport(options.toolChoiceSupport ?? profile.toolChoiceSupport);
     this.toolCallFallbackViaResponseFormat = options.toolCallFallbackViaResponseFormat ?? true;
     this.supportsToolCalling = options.supportsToolCalling ?? profile.supportsToolCalling ?? true;
-    this.supportsStructuredOutput = options.supportsStructuredOutput ?? profile.supportsStructuredOutput;
+    this.builtStructuredOutput = options.supportsStructuredOutput ?? profile.supportsStructuredOutput;
     this.supportsTopLevelUnion = options.supportsTopLevelUnion ?? profile.supportsTopLevelUnion;
     this.strictResponseFormat = options.strictResponseFormat ?? profile.strictResponseFormat ?? false;
     this.allowParallelToolCalls = options.allowParallelToolCalls ?? false;
@@ -118,7 +118,7 @@ export abstract class ChatModel {
     this.cacheTtlMs = options.cacheTtlMs;
     this.cacheTimeoutMs = checkCacheTimeout(options.cacheTimeoutMs ?? 1000);
     this.parameters = options.parameters;
-    this.unsupportedParameters = toParameterSet(
+    this.builtUnsupportedParameters = toParameterSet(
       options.unsupportedParameters ?? profile.unsupportedParameters,
       "unsupportedParameters",
     );
@@ -132,6 +132,62 @@ export abstract class ChatModel {
   /** Where this model's requests go (base URL, host, region, deployment); part of the cache key. */
   protected get endpoint(): string {
     return "";
+  }
+
+  /**
+   * For adapters: where what this model's provider refused is kept for the process (with the
+   * provider and model ids): models of one scope learn together. @default the endpoint
+   */
+  protected get capabilityScope(): string {
+    return this.endpoint;
+  }
+
+  /** What this model's provider refused so far, in this process (nothing while the model is being built). */
+  private learned(): LearnedCapabilities | undefined {
+    // Read during construction (before the adapter set its id and endpoint), nothing is learned yet.
+    if (typeof this.providerId !== "string") return undefined;
+    return learnedFor({ providerId: this.providerId, scope: this.capabilityScope, modelId: this.modelId });
+  }
+
+  /**
+   * The tool_choice values this provider honours; the ladder falls back for the rest. A value the
+   * provider refused with a 400 (learned once per endpoint and model, for the whole process) is
+   * gone from it, whatever the model was built with.
+   */
+  get toolChoiceSupport(): Set<ToolChoiceMode> {
+    const support = this.builtToolChoiceSupport;
+    const refused = this.learned()?.toolChoice;
+    if (refused === undefined || ![...refused].some((value) => support.has(value))) return support;
+    // A set of its own: one a caller assigned is not changed under them.
+    return (this.builtToolChoiceSupport = new Set([...support].filter((value) => !refused.has(value))));
+  }
+
+  set toolChoiceSupport(support: Set<ToolChoiceMode>) {
+    this.builtToolChoiceSupport = support;
+  }
+
+  /** Whether the provider takes a JSON-schema response format: false once it refused one (learned for the process). */
+  get supportsStructuredOutput(): boolean {
+    return this.builtStructuredOutput && this.learned()?.structuredOutput !== true;
+  }
+
+  set supportsStructuredOutput(supported: boolean) {
+    this.builtStructuredOutput = supported;
+  }
+
+  /**
+   * The parameters this provider and model have no field for: dropped with a warning, or refused
+   * (`strictParameters`). A parameter the provider refused with a 400 (learned for the process) is among them.
+   */
+  get unsupportedParameters(): Set<ParameterName> {
+    const unsupported = this.builtUnsupportedParameters;
+    const refused = this.learned()?.parameters;
+    if (refused === undefined || [...refused].every((name) => unsupported.has(name))) return unsupported;
+    return (this.builtUnsupportedParameters = new Set([...unsupported, ...refused]));
+  }
+
+  set unsupportedParameters(names: Set<ParameterName>) {
+    this.builtUnsupportedParameters = names;
   }
 
   /**
@@ -326,9 +382,10 @@ export abstract class ChatModel {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the bridge reads the model's fields at each use
     const model = this;
     const modelClass = this.constructor.name;
-    const warnedParameters = new Set<ParameterName>();
+    const scope = { providerId: model.providerId, scope: model.capabilityScope, modelId: model.modelId };
     return (this.callBridge = {
       settings: model,
+      scope,
       get emitter() {
         return model.madeEmitter ?? noListeners;
       },
@@ -347,9 +404,9 @@ export abstract class ChatModel {
       prepare: (input, callId) => {
         const call = prepareCall(input, callId, model, modelClass);
         for (const name of dropUnsupportedParameters(call.parameters, model)) {
-          // One warning per model and parameter.
-          if (warnedParameters.has(name)) continue;
-          warnedParameters.add(name);
+          // One warning per process, provider, endpoint, model and parameter (a refusal learned announced it already),
+          // spent only on a model that listens: a later listener still hears of a parameter dropped unheard.
+          if (!model.madeEmitter?.listening.warning || !firstAnnouncement(scope, `parameter:${name}`)) continue;
           const message = droppedParameterMessage(model, name);
           model.emit("warning", { input, callId, code: "unsupported-parameter", message });
         }

@@ -64,7 +64,7 @@ export interface CacheHitEvent extends EventBase {
 }
 
 export interface WarningEvent extends EventBase {
-  code: "learned-tool-choice" | "cache-error" | "unsupported-parameter" | "rate-limit-store";
+  code: "learned-tool-choice" | "learned-capability" | "cache-error" | "unsupported-parameter" | "rate-limit-store";
   message: string;
 }
 

@@ -18,6 +18,9 @@ export interface ScriptedChatModelOptions extends ChatModelOptions {
 /** A recorded provider input: what a real provider would have been sent (the signal left out). */
 export type RecordedCall = Omit<ProviderInput, "signal">;
 
+/** Scripted models made so far in this process. */
+let scriptedModels = 0;
+
 /**
  * A real adapter that plays a script, for unit-testing agent code without a network. It goes
  * through the same pipeline as every provider; `calls` records what reached it.
@@ -26,6 +29,8 @@ export class ScriptedChatModel extends ChatModel {
   readonly providerId = "scripted";
   readonly calls: RecordedCall[] = [];
   private readonly steps: ScriptedStep[];
+  /** Each scripted model (and its clones) is its own endpoint: what one script refused teaches no other. */
+  private readonly ownScope = `scripted-${++scriptedModels}`;
 
   constructor(steps: ScriptedStep[], options: ScriptedChatModelOptions = {}) {
     const { modelId = "scripted", ...rest } = options;
@@ -37,6 +42,10 @@ export class ScriptedChatModel extends ChatModel {
     if (!Array.isArray(steps))
       throw new TypeError("ScriptedChatModel expects an array of steps (textStep, toolCallStep, …).");
     this.steps = [...steps];
+  }
+
+  protected override get capabilityScope(): string {
+    return this.ownScope;
   }
 
   /** Steps not played yet. */
@@ -156,6 +165,8 @@ function toError(spec: Error | ErrorSpec, modelId: string): Error {
     isRetryable: spec.isRetryable,
     providerId: "scripted",
     modelId,
-    rejectedParameter: spec.rejectedToolChoice ? { name: "tool_choice", value: spec.rejectedToolChoice } : undefined,
+    rejectedParameter:
+      spec.rejectedParameter ??
+      (spec.rejectedToolChoice ? { name: "tool_choice", value: spec.rejectedToolChoice } : undefined),
   });
 }

@@ -1,3 +1,4 @@
+import type { RejectedParameter } from "../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../core/input.js";
 import type { FinishReason } from "../core/output.js";
 import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
@@ -49,6 +50,8 @@ export interface ErrorSpec {
   code?: string;
   /** Mark a 400 as refusing a tool_choice value, as adapters do, so the ladder learns. */
   rejectedToolChoice?: "auto" | "none" | "required" | "single";
+  /** Mark a 400 as refusing any part of the request keelson learns from (the response format, a parameter, …). */
+  rejectedParameter?: RejectedParameter;
   isRetryable?: boolean;
 }
 

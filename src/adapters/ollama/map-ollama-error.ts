@@ -10,6 +10,8 @@ export interface OllamaErrorContext {
   modelId: string;
   /** The host, as shown in messages (credentials stripped). */
   host: string;
+  /** How long the error response asked to wait (the SDK's error drops its headers). */
+  retryAfterMs?: number | undefined;
 }
 
 const refused = new Set(["ECONNREFUSED"]);
@@ -44,13 +46,11 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): unk
     secrets: [],
   });
   if (refusal) return refusal;
-  // How long the response asked to wait: the adapter's fetch puts it on the error (the SDK's drops it).
-  const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
   const base: ProviderErrorOptions = {
     providerId: "ollama",
     modelId: context.modelId,
     cause: error,
-    retryAfterMs: typeof retryAfterMs === "number" ? retryAfterMs : undefined,
+    retryAfterMs: context.retryAfterMs,
   };
   const status = (error as { status_code?: unknown }).status_code;
   if (error.name === "ResponseError" && typeof status === "number")

@@ -35,12 +35,12 @@ export interface OllamaConnection {
 }
 
 /**
- * The Ollama adapter's requests and responses, loaded on a model's first call (lazyImport). Every
- * request's fetch turns an error response into the error the SDK would raise, plus the Retry-After
- * the SDK's error drops. A plain call (not streamed, nothing can abort it) goes through one client
- * per model; any other request gets its own light client, whose fetch also honours the call's
- * signal (the SDK passes no signal for non-streamed calls, and its abort() would end every stream
- * at once) and checks stream bodies line by line (the SDK would skip a malformed line).
+ * The Ollama adapter's requests and responses, loaded on a model's first call (lazyImport). Each
+ * request gets its own light client, whose fetch honours the call's signal (the SDK passes no
+ * signal for non-streamed calls, and its abort() would end every stream at once), checks stream
+ * bodies line by line (the SDK would skip a malformed line), and hands the SDK an error response's
+ * message read once, capped and redacted, so that the SDK raises its own error (the ProviderError's
+ * cause) without logging to the console; the Retry-After the SDK's error drops is kept beside it.
  */
 export async function createOllamaChat(
   connection: OllamaConnection,
@@ -48,12 +48,12 @@ export async function createOllamaChat(
   context: RunContext,
 ): Promise<ProviderOutput> {
   const request = buildOllamaChatRequest(connection.modelId, input, connection, false);
-  const client = clientFor(connection, context.signal, false);
+  const { client, refusal } = clientFor(connection, context.signal, false);
   try {
     const response = await settleOnAbort(client.chat(request), context.signal);
     return mapOllamaResponse(response, replySource(connection));
   } catch (error) {
-    throw mapOllamaCallError(connection, error);
+    throw mapOllamaCallError(connection, error, refusal);
   }
 }
 
@@ -65,12 +65,12 @@ export async function openOllamaStream(
 ): Promise<OpenedParts<ChatResponse>> {
   const { signal } = context;
   const request = buildOllamaChatRequest(connection.modelId, input, connection, true);
-  const client = clientFor(connection, signal, true);
+  const { client, refusal } = clientFor(connection, signal, true);
   let stream: AbortableAsyncIterator<ChatResponse>;
   try {
     stream = await settleOnAbort(client.chat(request), signal);
   } catch (error) {
-    throw mapOllamaCallError(connection, error);
+    throw mapOllamaCallError(connection, error, refusal);
   }
   const source = replySource(connection);
   const stop = () => stream.abort();
@@ -83,7 +83,7 @@ export async function openOllamaStream(
       signal.removeEventListener("abort", stop);
       if (!finished) stream.abort();
     },
-    mapError: (error) => mapOllamaCallError(connection, error),
+    mapError: (error) => mapOllamaCallError(connection, error, refusal),
   };
 }
 
@@ -91,21 +91,30 @@ function replySource(connection: OllamaConnection): { providerId: string; modelI
   return { providerId: "ollama", modelId: connection.modelId };
 }
 
-function mapOllamaCallError(connection: OllamaConnection, error: unknown): unknown {
+function mapOllamaCallError(connection: OllamaConnection, error: unknown, refusal: ErrorResponse): unknown {
   // The error becomes the cause, and its message the ProviderError's: a server that echoes a credential must not pass it on.
   redactSecrets(error, secretsNow(connection.secrets));
-  return mapOllamaError(error, { modelId: connection.modelId, host: connection.host });
+  return mapOllamaError(error, {
+    modelId: connection.modelId,
+    host: connection.host,
+    retryAfterMs: refusal.retryAfterMs,
+  });
 }
 
-/** One client per model for plain calls: building the SDK's client re-parses the host every time. */
-const plainClients = new WeakMap<OllamaConnection, Ollama>();
+/** What the request's error response said beside its message: how long it asked to wait. */
+interface ErrorResponse {
+  retryAfterMs?: number | undefined;
+}
 
-function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: boolean): Ollama {
+/** A light client for one request (a caller's own client is used as it is). */
+function clientFor(
+  connection: OllamaConnection,
+  signal: AbortSignal,
+  stream: boolean,
+): { client: Ollama; refusal: ErrorResponse } {
+  const refusal: ErrorResponse = {};
   const { clients } = connection;
-  if ("client" in clients) return clients.client;
-  const plain = !stream && !isAbortable(signal);
-  const shared = plain ? plainClients.get(connection) : undefined;
-  if (shared) return shared;
+  if ("client" in clients) return { client: clients.client, refusal };
   const { OllamaClient, headers, headerOverrides, fetch: baseFetch } = clients;
   const send: typeof fetch = headerOverrides
     ? (url, init) => baseFetch(url, withHeaderOverrides(init, headerOverrides))
@@ -113,51 +122,38 @@ function clientFor(connection: OllamaConnection, signal: AbortSignal, stream: bo
   const client = new OllamaClient({
     host: connection.host,
     ...(headers ? { headers } : {}),
-    fetch: plain
-      ? (url, init) => fetchOrRefuse(send, url, init, connection.secrets)
-      : async (url, init) => {
-          const linked = !isAbortable(signal)
-            ? init?.signal
-            : init?.signal
-              ? eitherSignal(init.signal, signal)
-              : signal;
-          // A call whose timeout outlasts Node's fetch (5 minutes) is not cut off by it.
-          const dispatcher = longCallDispatcher(signal, baseFetch);
-          const request = dispatcher
-            ? ({ ...init, signal: linked, dispatcher } as RequestInit)
-            : linked
-              ? { ...init, signal: linked }
-              : init;
-          const response = await fetchOrRefuse(send, url, request, connection.secrets);
-          if (!stream) return response;
-          // A web page where the stream belongs (a proxy's, a login page): refused, not read as an empty stream.
-          await checkStreamBody(response, /ndjson/i);
-          return strictNDJSON(response);
-        },
+    fetch: async (url, init) => {
+      const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
+      // A call whose timeout outlasts Node's fetch (5 minutes) is not cut off by it.
+      const dispatcher = longCallDispatcher(signal, baseFetch);
+      const request = dispatcher
+        ? ({ ...init, signal: linked, dispatcher } as RequestInit)
+        : linked
+          ? { ...init, signal: linked }
+          : init;
+      const response = await send(url, request);
+      if (!response.ok) return errorResponse(response, connection.secrets, refusal);
+      if (!stream) return response;
+      // A web page where the stream belongs (a proxy's, a login page): refused, not read as an empty stream.
+      await checkStreamBody(response, /ndjson/i);
+      return strictNDJSON(response);
+    },
   });
-  if (plain) plainClients.set(connection, client);
-  return client;
-}
-
-/** The response, or — for an error status — the SDK's error with the response's Retry-After. */
-async function fetchOrRefuse(
-  baseFetch: typeof fetch,
-  url: string | URL | Request,
-  init: RequestInit | undefined,
-  secrets: readonly string[],
-): Promise<Response> {
-  const response = await baseFetch(url, init);
-  if (!response.ok) throw await responseError(response, secrets);
-  return response;
+  return { client, refusal };
 }
 
 /**
- * An error response as the SDK's ResponseError (its message: the JSON body's `error`, else the
- * text, else the status line), with `retryAfterMs` from its headers. Read here, the SDK never logs
- * "Getting text from response" to the console on the way. The message is the body's start, the
- * credentials cut out first: an error page of megabytes is not a message.
+ * An error response as the SDK reads it best: its message (the JSON body's `error`, else the text,
+ * else the status line) read here once, its start only, the credentials cut out, in a JSON body of
+ * its own, so the SDK raises its own error with it and logs nothing ("Getting text from response").
+ * An error page of megabytes is not a message. The Retry-After goes into `refusal`.
  */
-async function responseError(response: Response, secrets: readonly string[]): Promise<Error> {
+async function errorResponse(
+  response: Response,
+  secrets: readonly string[],
+  refusal: ErrorResponse,
+): Promise<Response> {
+  refusal.retryAfterMs = parseRetryAfter(response.headers);
   let message = `Error ${response.status}: ${response.statusText}`;
   try {
     if (response.headers.get("content-type")?.includes("application/json")) {
@@ -169,9 +165,10 @@ async function responseError(response: Response, secrets: readonly string[]): Pr
   } catch {
     // A body that cannot be read: the status line says what there is to say.
   }
-  return Object.assign(new Error(redactedExcerpt(message, secretsNow(secrets), maxServerTextLength)), {
-    name: "ResponseError",
-    status_code: response.status,
-    retryAfterMs: parseRetryAfter(response.headers),
+  const error = redactedExcerpt(message, secretsNow(secrets), maxServerTextLength);
+  // No statusText: a reason phrase that is not Latin-1 would make the Response constructor throw.
+  return new Response(JSON.stringify({ error }), {
+    status: response.status,
+    headers: { "content-type": "application/json" },
   });
 }

@@ -8,6 +8,7 @@ import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js"
 import { networkCause } from "../../internal/network-cause.js";
 import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
 import { transportRefusal } from "../../core/transport/transport-refusal.js";
+import { refusedRequestPart, type SentRequest } from "./refused-request-part.js";
 
 export interface OpenAIErrorContext {
   providerId: string;
@@ -20,6 +21,8 @@ export interface OpenAIErrorContext {
   secrets?: readonly string[] | undefined;
   /** The tool_choice the request sent, to report a refusal of it to the ladder. */
   toolChoice?: ProviderToolChoice | undefined;
+  /** What the request carried, to name the part a 400 refused (core learns from it). */
+  sent?: SentRequest | undefined;
   /** What to do next, per reason, in this provider's words. */
   hints?: Partial<Record<ProviderErrorReason, string>> | undefined;
   /**
@@ -96,10 +99,11 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
       : reasonFromStatus(status);
   // A 429 for an exhausted quota will not pass by waiting.
   const quota = code === "insufficient_quota";
-  const rejectedParameter = rejectedToolChoice(sdkError, context.toolChoice);
+  const rejectedParameter =
+    rejectedToolChoice(sdkError, context.toolChoice) ?? refusedRequestPart(sdkError, context.sent);
   const hint = quota
     ? "The account has no quota left: check its plan and billing (retrying will not help)."
-    : rejectedParameter
+    : rejectedParameter?.name === "tool_choice"
       ? `The endpoint refused tool_choice '${rejectedParameter.value}'.`
       : context.hints?.[reason];
   // The SDK error was redacted above, so this message is clean too.
@@ -191,36 +195,6 @@ function rejectedToolChoice(error: APIError, sent: ProviderToolChoice | undefine
       /unsupported|not supported|does not support|invalid|only|requires|must/i.test(error.message));
   if (!refuses) return undefined;
   return { name: "tool_choice", value: typeof sent === "string" ? sent : "single" };
-}
-
-/**
- * Whether the endpoint refused `parallel_tool_calls` as a parameter the model does not take (a 400
- * or 422 naming it): OpenAI's o1 and o3-mini do, and so do some OpenAI-compatible servers.
- */
-export function refusesParallelToolCalls(error: unknown): boolean {
-  if (!isSDKError(error)) return false;
-  const { status, param, message } = error as APIError;
-  if (status !== 400 && status !== 422) return false;
-  return (
-    param === "parallel_tool_calls" ||
-    (message.includes("parallel_tool_calls") &&
-      /unsupported|not supported|does not support|unknown|unrecognized|not allowed/i.test(message))
-  );
-}
-
-/**
- * Whether the endpoint refused the field that carried a tool-call turn's reasoning back (a 400 or
- * 422 naming it as unsupported): Groq and Cerebras refuse `reasoning_content`. DeepSeek's and Kimi's
- * 400s that ask for it ("must be passed back", "is missing") are not refusals.
- */
-export function refusesReasoningField(error: unknown, field: string): boolean {
-  if (!isSDKError(error)) return false;
-  const { status, message } = error as APIError;
-  if (status !== 400 && status !== 422) return false;
-  return (
-    new RegExp(`\\b${field}\\b`).test(message) &&
-    /unsupported|not supported|does not support|unknown|unrecognized|not allowed|not permitted/i.test(message)
-  );
 }
 
 function isSDKError(error: unknown): boolean {

@@ -11,16 +11,10 @@ import { sdkRequestOptions, type SDKClientLike } from "../../internal/sdk-reques
 import { failedGeneration, failedGenerationChunks } from "./failed-generation.js";
 import type { OpenAIErrorContext } from "./map-openai-error.js";
 import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
-import {
-  mapOpenAIError,
-  notACompletion,
-  refusesParallelToolCalls,
-  refusesReasoningField,
-  reportedError,
-} from "./map-openai-error.js";
+import { mapOpenAIError, notACompletion, reportedError } from "./map-openai-error.js";
 import { mapOpenAIResponse, reasoningFieldOf } from "./map-openai-response.js";
 import { OpenAIStreamReader } from "./openai-stream-reader.js";
-import type { MaxTokensField, RefusedFields } from "./to-openai-request.js";
+import type { MaxTokensField } from "./to-openai-request.js";
 import { toOpenAIRequest } from "./to-openai-request.js";
 
 /** What an OpenAIChatModel (or an Azure one) calls with. */
@@ -31,8 +25,6 @@ export interface OpenAIConnection {
   readonly maxTokensField: MaxTokensField;
   /** What to do next after an error, per reason, in this provider's words. */
   readonly errorHints: () => Partial<Record<ProviderErrorReason, string>>;
-  /** Fields this model's endpoint refused, left out of its requests from then on. */
-  readonly refused: RefusedFields;
   /** Whether tool-call turns carry their reasoning back. */
   readonly reasoningContent?: boolean;
   /** The field this endpoint's replies carry reasoning in, learned from them: the one it is sent back in. */
@@ -45,14 +37,7 @@ export async function createOpenAIChat(
   input: ProviderInput,
   context: RunContext,
 ): Promise<ProviderOutput> {
-  const body = toOpenAIRequest(
-    input,
-    connection.modelId,
-    connection.maxTokensField,
-    false,
-    connection.refused,
-    reasoningField(connection),
-  );
+  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, false, reasoningField(connection));
   try {
     // The SDK awaits a token provider (Azure's Entra ID, an `apiKey` function) before it reads the
     // signal: an abort or the call's timeout ends the call at once all the same.
@@ -61,16 +46,15 @@ export async function createOpenAIChat(
       context.signal,
     );
     if (!Array.isArray((completion as { choices?: unknown } | null)?.choices)) {
-      const where = errorContext(connection, input, context.signal);
+      const where = errorContext(connection, input, body, context.signal);
       throw reportedError(completion, where) ?? notACompletion(completion, where);
     }
     learnReasoningField(connection, reasoningFieldOf(completion.choices[0]?.message));
     return mapOpenAIResponse(completion, connection);
   } catch (error) {
-    if (learnsRefusal(connection, input, body, error)) return createOpenAIChat(connection, input, context);
     const failed = context.signal.aborted ? undefined : failedGeneration(error);
     if (failed) return failed;
-    throw openAICallError(connection, error, input, context.signal);
+    throw openAICallError(connection, error, input, body, context.signal);
   }
 }
 
@@ -80,21 +64,14 @@ export async function openOpenAIStream(
   input: ProviderInput,
   context: RunContext,
 ): Promise<OpenedParts<unknown>> {
-  const body = toOpenAIRequest(
-    input,
-    connection.modelId,
-    connection.maxTokensField,
-    true,
-    connection.refused,
-    reasoningField(connection),
-  );
+  const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true, reasoningField(connection));
   try {
     const stream = await settleOnAbort(
       connection.client.chat.completions.create(body, requestOptions(connection, context.signal, true)),
       context.signal,
     );
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId }, (chunk) =>
-      reportedError(chunk, errorContext(connection, input, context.signal)),
+      reportedError(chunk, errorContext(connection, input, body, context.signal)),
     );
     return {
       parts: stream,
@@ -104,47 +81,18 @@ export async function openOpenAIStream(
         learnReasoningField(connection, reader.reasoningField);
         return reader.end();
       },
-      mapError: (error) => openAICallError(connection, error, input, context.signal),
+      mapError: (error) => openAICallError(connection, error, input, body, context.signal),
     };
   } catch (error) {
-    if (learnsRefusal(connection, input, body, error)) return openOpenAIStream(connection, input, context);
     const failed = context.signal.aborted ? undefined : failedGeneration(error);
     if (failed) return { parts: oneReply(failed), toChunks: (part) => failedGenerationChunks(part as ProviderOutput) };
-    throw openAICallError(connection, error, input, context.signal);
+    throw openAICallError(connection, error, input, body, context.signal);
   }
 }
 
 /** One reply, as a stream of one part. */
 async function* oneReply(output: ProviderOutput): AsyncGenerator<ProviderOutput> {
   yield output;
-}
-
-/**
- * Whether the request failed only for a field keelson adds: the `parallel_tool_calls` OpenAI's o1
- * and o3-mini refuse, or the reasoning sent back that Groq and Cerebras refuse (`reasoning_content`). The model's requests leave
- * it out from now on, and this one goes again at once, spending no retry. A `parallel_tool_calls`
- * the caller set in `providerOptions` stays theirs, refusal included.
- */
-function learnsRefusal(
-  connection: OpenAIConnection,
-  input: ProviderInput,
-  body: ChatCompletionCreateParamsBase,
-  error: unknown,
-): boolean {
-  const addedParallelToolCalls =
-    "parallel_tool_calls" in body && !(input.providerOptions && "parallel_tool_calls" in input.providerOptions);
-  if (addedParallelToolCalls && refusesParallelToolCalls(error)) {
-    connection.refused.parallelToolCalls = true;
-    return true;
-  }
-  const field = reasoningField(connection);
-  const sentReasoning =
-    field !== undefined && !connection.refused.reasoning && body.messages.some((message) => field in message);
-  if (sentReasoning && refusesReasoningField(error, field)) {
-    connection.refused.reasoning = true;
-    return true;
-  }
-  return false;
 }
 
 /** The field a tool-call turn's reasoning goes back in, if it goes back: the one the endpoint's replies use. */
@@ -163,15 +111,22 @@ function openAICallError(
   connection: OpenAIConnection,
   error: unknown,
   input: ProviderInput,
+  body: ChatCompletionCreateParamsBase,
   signal: AbortSignal,
 ): unknown {
   if (signal.aborted) return abortError(signal);
-  return mapOpenAIError(error, errorContext(connection, input, signal));
+  return mapOpenAIError(error, errorContext(connection, input, body, signal));
 }
 
-function errorContext(connection: OpenAIConnection, input: ProviderInput, signal: AbortSignal): OpenAIErrorContext {
+function errorContext(
+  connection: OpenAIConnection,
+  input: ProviderInput,
+  body: ChatCompletionCreateParamsBase,
+  signal: AbortSignal,
+): OpenAIErrorContext {
   const { client } = connection;
   return {
+    sent: { body, reasoningField: reasoningField(connection) },
     providerId: connection.providerId,
     modelId: connection.modelId,
     apiKey: typeof client.apiKey === "string" ? client.apiKey : undefined,

@@ -112,7 +112,6 @@ export class OpenAIChatModel extends ChatModel {
       modelId: this.modelId,
       maxTokensField: this.maxTokensField,
       errorHints: () => this.errorHints(),
-      refused: {},
       reasoningContent: this.sendReasoningContent,
       replyFields: {},
     });

@@ -35,7 +35,7 @@ export async function createResponse(
     );
     return readResponsesOutput(response);
   } catch (error) {
-    throw callError(connection, error, input, context.signal);
+    throw callError(connection, error, input, body, context.signal);
   }
 }
 
@@ -56,14 +56,20 @@ export async function openResponseStream(
       parts: stream,
       toChunks: (event) => reader.toChunks(event),
       end: () => reader.end(),
-      mapError: (error) => callError(connection, error, input, context.signal),
+      mapError: (error) => callError(connection, error, input, body, context.signal),
     };
   } catch (error) {
-    throw callError(connection, error, input, context.signal);
+    throw callError(connection, error, input, body, context.signal);
   }
 }
 
-function callError(connection: ResponsesConnection, error: unknown, input: ProviderInput, signal: AbortSignal) {
+function callError(
+  connection: ResponsesConnection,
+  error: unknown,
+  input: ProviderInput,
+  body: object,
+  signal: AbortSignal,
+) {
   if (signal.aborted) return abortError(signal);
   const { apiKey } = connection.client;
   return mapOpenAIError(error, {
@@ -71,6 +77,7 @@ function callError(connection: ResponsesConnection, error: unknown, input: Provi
     modelId: connection.modelId,
     apiKey: typeof apiKey === "string" ? apiKey : undefined,
     toolChoice: input.toolChoice,
+    sent: { body },
     hints: connection.errorHints,
   });
 }

@@ -12,13 +12,6 @@ import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
 /** Which body field carries `parameters.maxTokens`. */
 export type MaxTokensField = "max_completion_tokens" | "max_tokens";
 
-/** Fields a model's endpoint refused: learned from its first refusal, then never sent again. */
-export interface RefusedFields {
-  parallelToolCalls?: boolean;
-  /** The reasoning of tool-call turns sent back (Groq and Cerebras refuse `reasoning_content`). */
-  reasoning?: boolean;
-}
-
 /**
  * The chat.completions body for one attempt. Only what the input sets is sent; `providerOptions`
  * are merged last, so a caller can set any field the API has (or a gateway adds) — except `stream`,
@@ -30,10 +23,9 @@ export function toOpenAIRequest<S extends boolean>(
   model: string,
   maxTokensField: MaxTokensField,
   stream: S,
-  refused: RefusedFields = {},
   reasoningField?: OpenAIReasoningField,
 ): ChatCompletionCreateParamsBase & { stream: S } {
-  const reasoningContent = reasoningField !== undefined && !refused.reasoning;
+  const reasoningContent = reasoningField !== undefined;
   const messages = convertToOpenAIMessages(input.messages, {
     reasoningContent,
     ...(reasoningField ? { reasoningField } : {}),
@@ -42,8 +34,7 @@ export function toOpenAIRequest<S extends boolean>(
   if (input.tools && input.tools.length > 0) {
     body.tools = toOpenAITools(input.tools);
     if (input.toolChoice !== undefined) body.tool_choice = toOpenAIToolChoice(input.toolChoice);
-    if (input.parallelToolCalls !== undefined && !refused.parallelToolCalls)
-      body.parallel_tool_calls = input.parallelToolCalls;
+    if (input.parallelToolCalls !== undefined) body.parallel_tool_calls = input.parallelToolCalls;
   }
   if (input.responseFormat) body.response_format = toOpenAIResponseFormat(input.responseFormat);
   const { temperature, maxTokens, topP, stop, seed, frequencyPenalty, presencePenalty, reasoningEffort } =

@@ -12,16 +12,19 @@ import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import { withTransportRetry } from "../retry/with-transport-retry.js";
 import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
-import { learnedToolChoiceMessage, refusedToolChoice } from "../tool-choice/refused-tool-choice.js";
-import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
+import type { CapabilityScope, LearnedCapabilities } from "../capabilities/learned-capabilities.js";
+import { learnedEntry, learnedFor, firstAnnouncement } from "../capabilities/learned-capabilities.js";
+import { learnedMessage, recordRefusal, refusalKey, refusalOf, withoutRefusedFields } from "../capabilities/refusal.js";
 import { providerInput, type CallSettings, type PreparedCall } from "./prepare-call.js";
 import { attemptOf, completeOutput, finalizeOutput, partialOutput } from "./read-reply.js";
 import { repairGuidance } from "./repair-guidance.js";
 
 /** The one bridge between a ChatModel and its calls: what a call reads from its model and asks it to do. */
 export interface CallModel {
-  /** The model's settings, read afresh at each call; learning from a refusal narrows `toolChoiceSupport`. */
-  readonly settings: CallSettings & { toolChoiceSupport: Set<ToolChoiceMode> };
+  /** The model's settings, read afresh at each call (what was learned from refusals already applied). */
+  readonly settings: CallSettings;
+  /** Where what this model's provider refused is kept, for the whole process (provider, endpoint, model). */
+  readonly scope: CapabilityScope;
   /** The model's events, read at each use: the emitter once made (a listener added mid-call counts from then on). */
   readonly emitter: EventSink;
   readonly retry: ResolvedRetryOptions;
@@ -38,7 +41,8 @@ interface CallState {
   call: PreparedCall;
   /** Requests made so far in this call (transport retries and repairs alike). */
   requests: number;
-  learned: boolean;
+  /** The facts this call learned (each at most once: a loop of refusals ends). */
+  learned: Set<string>;
 }
 
 /**
@@ -55,7 +59,7 @@ export async function* runCall(
   linked: CallSignal,
   streamed: boolean,
 ): AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined> {
-  const state: CallState = { call, requests: 0, learned: false };
+  const state: CallState = { call, requests: 0, learned: new Set() };
   const attempts: Attempt[] = [];
   let guidance: Message[] = [];
   for (let repairs = 0; ; repairs++) {
@@ -78,8 +82,9 @@ export async function* runCall(
 }
 
 /**
- * Sends one attempt with transport retries. A provider's 400 that refuses a tool_choice value is
- * learned from once, and the same attempt goes again on the next rung without spending a retry.
+ * Sends one attempt with transport retries. A provider's 400 that refuses part of the request (a
+ * tool_choice value, the JSON-schema response format, a parameter, a field keelson adds) is learned
+ * from, and the same attempt goes again without it — on the next rung — spending no retry.
  */
 async function send<T>(
   model: CallModel,
@@ -88,17 +93,17 @@ async function send<T>(
   signal: AbortSignal,
   request: (input: ProviderInput, context: RunContext) => Promise<T>,
 ): Promise<T> {
-  const once = () => {
-    state.requests++;
-    return request(providerInput(state.call, guidance, signal), { signal, attempt: state.requests, call: state.call });
-  };
   const result = await withTransportRetry(
     async () => {
-      try {
-        return await once();
-      } catch (error) {
-        if (!learnFrom(model, state, error)) throw error;
-        return await once();
+      // Bounded: each pass learns a fact this call had not learned yet, or throws.
+      for (;;) {
+        const input = withoutRefusedFields(providerInput(state.call, guidance, signal), learnedFor(model.scope));
+        state.requests++;
+        try {
+          return await request(input, { signal, attempt: state.requests, call: state.call });
+        } catch (error) {
+          if (!learnFrom(model, state, error, input)) throw error;
+        }
       }
     },
     signal,
@@ -117,25 +122,28 @@ async function send<T>(
 }
 
 /**
- * Learning from a refusal: a provider's 400 that refused the tool_choice value this call sent drops
- * it from the model's support set (a `warning` says so once) and prepares the call again, on the next
- * rung. Once per call; false when there is nothing to learn.
+ * Learning from a refusal: a provider's 400 that refused part of what this request sent is recorded
+ * for the model's endpoint and model, for the whole process (a `warning` says so once per process),
+ * and the call is prepared again with what was learned. Once per fact per call; false when there
+ * is nothing to learn.
  */
-function learnFrom(model: CallModel, state: CallState, error: unknown): boolean {
-  if (state.learned || !ProviderError.isInstance(error)) return false;
+function learnFrom(model: CallModel, state: CallState, error: unknown, sent: ProviderInput): boolean {
+  if (!ProviderError.isInstance(error)) return false;
+  const refusal = refusalOf(error, sent);
+  if (!refusal) return false;
+  const key = refusalKey(refusal);
+  if (state.learned.has(key)) return false;
+  state.learned.add(key);
   const { call } = state;
-  const refused = refusedToolChoice(error, call.plan.toolChoice);
-  if (!refused) return false;
-  const { settings } = model;
-  // A call in flight when another one learned the same refusal finds the value gone: it only moves down.
-  if (settings.toolChoiceSupport.has(refused)) {
-    settings.toolChoiceSupport = new Set([...settings.toolChoiceSupport].filter((value) => value !== refused));
-    const where = `${settings.providerId} ${settings.modelId}`;
-    const message = learnedToolChoiceMessage(where, refused, error, settings.toolChoiceSupport);
+  const learned: LearnedCapabilities = learnedEntry(model.scope);
+  // A call in flight when another one learned the same refusal finds it known: it only moves on.
+  if (recordRefusal(learned, refusal) && firstAnnouncement(model.scope, key)) {
+    const { settings } = model;
+    const message = learnedMessage(`${settings.providerId} ${settings.modelId}`, refusal, error, settings);
+    const code = refusal.kind === "tool-choice" ? "learned-tool-choice" : "learned-capability";
     if (model.emitter.listening.warning)
-      model.emitter.emit("warning", { input: call.input, callId: call.callId, code: "learned-tool-choice", message });
+      model.emitter.emit("warning", { input: call.input, callId: call.callId, code, message });
   }
-  state.learned = true;
   state.call = model.prepare(call.input, call.callId);
   return true;
 }

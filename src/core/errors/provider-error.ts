@@ -1,4 +1,5 @@
 import type { ProviderOutput } from "../output.js";
+import type { ParameterName } from "../parameters/parameter-name.js";
 import type { ChatModelErrorOptions } from "./chat-model-error.js";
 import { ChatModelError } from "./chat-model-error.js";
 
@@ -15,12 +16,21 @@ export type ProviderErrorReason =
   | "timeout"
   | "server";
 
-/** A request parameter the provider refused, so the tool_choice ladder can learn from it. */
-export interface RejectedParameter {
-  name: "tool_choice";
-  /** The refused value, in keelson's terms. */
-  value: "auto" | "none" | "required" | "single";
-}
+/**
+ * The part of a request the provider refused with a 400, in keelson's terms, so that keelson learns
+ * it (once per endpoint and model, for the process) and sends the call again without it: a
+ * tool_choice value, the JSON-schema response format, a common parameter, or a field keelson adds
+ * (`parallel_tool_calls`, the reasoning of earlier tool-call turns). An adapter only names it.
+ */
+export type RejectedParameter =
+  | {
+      name: "tool_choice";
+      /** The refused value, in keelson's terms. */
+      value: "auto" | "none" | "required" | "single";
+    }
+  | { name: "response_format"; value: "json-schema" }
+  | { name: "parameter"; value: ParameterName }
+  | { name: "parallel_tool_calls" | "reasoning"; value?: undefined };
 
 export interface ProviderErrorOptions extends ChatModelErrorOptions {
   statusCode?: number | undefined;

@@ -13,7 +13,7 @@ export interface ParameterSupport {
 /**
  * Takes the parameters the provider has no field for out of a call's (merged, own) parameters, so
  * that none of them is dropped silently: each one set is returned, for one `unsupported-parameter`
- * warning per model and parameter. A parameter left unset is no concern of the caller's and goes
+ * warning per process, model and parameter. A parameter left unset is no concern of the caller's and goes
  * unmentioned. With `strictParameters`, setting one is an UnsupportedFeatureError before any request.
  */
 export function dropUnsupportedParameters(parameters: ChatModelParameters, model: ParameterSupport): ParameterName[] {

@@ -10,6 +10,7 @@ export interface AdapterHooks {
   _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
   _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
   readonly endpoint: string;
+  readonly capabilityScope: string;
 }
 
 export function hooksOf(model: ChatModel): AdapterHooks {

@@ -52,6 +52,11 @@ export class RecordingChatModel extends ChatModel {
     return hooksOf(this.inner).endpoint;
   }
 
+  /** What the wrapped model's provider refused is learned for the wrapped model's scope too. */
+  protected override get capabilityScope(): string {
+    return hooksOf(this.inner).capabilityScope;
+  }
+
   protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
     try {
       const output = await hooksOf(this.inner)._create(input, context);

@@ -16,6 +16,9 @@ export interface ReplayChatModelOptions extends ChatModelOptions {
   secrets?: string[];
 }
 
+/** Replays made so far in this process. */
+let replays = 0;
+
 /**
  * Plays a cassette recorded by `RecordingChatModel` back, deterministically and offline. Each
  * provider input must match a recorded one exactly (recorded exchanges are used in order); an input
@@ -26,6 +29,8 @@ export class ReplayChatModel extends ChatModel {
   private readonly interactions: { canonical: string; interaction: CassetteInteraction; used: boolean }[];
   private readonly source: string;
   private readonly secrets: string[];
+  /** Each replay is its own endpoint: it starts from what its recording started from (nothing learned). */
+  private readonly ownScope = `replay-${++replays}`;
 
   /**
    * @param cassette A cassette file path, or a cassette already read.
@@ -50,6 +55,10 @@ export class ReplayChatModel extends ChatModel {
       interaction,
       used: false,
     }));
+  }
+
+  protected override get capabilityScope(): string {
+    return this.ownScope;
   }
 
   protected override async _create(input: ProviderInput): Promise<ProviderOutput> {

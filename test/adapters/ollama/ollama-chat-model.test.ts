@@ -213,6 +213,10 @@ describe("OllamaChatModel", () => {
       expect((error as Error).message).toContain("Run `ollama pull llama3.2`");
       expect((error as Error).message).toContain(server.url);
       expect((error as Error).cause).toMatchObject({ name: "ResponseError", status_code: 404 });
+      // The SDK's own error, as it raised it (its class, and the message in its `error` field), not a copy made by keelson.
+      const cause = (error as Error).cause as Error & { error?: unknown };
+      expect(cause.constructor.name).toBe("ResponseError");
+      expect(cause.error).toBe(cause.message);
       expect(server.requests).toHaveLength(1);
     });
 

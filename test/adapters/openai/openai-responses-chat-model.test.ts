@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { resetLearnedCapabilities } from "../../../src/core/capabilities/learned-capabilities.js";
 import { OpenAIResponsesChatModel } from "../../../src/adapters/openai/index.js";
 import type { Message, ToolDefinition } from "../../../src/index.js";
 import { ProviderError } from "../../../src/index.js";
@@ -68,7 +69,9 @@ describe("OpenAIResponsesChatModel wire", () => {
     expect(body().stop).toBeUndefined();
   });
 
-  it("warns about the parameters it drops (stop, seed)", async () => {
+  it("warns about the parameters it drops (stop, seed), once per process", async () => {
+    // An earlier test of this file dropped `stop` already.
+    resetLearnedCapabilities();
     answer(server, own("responses-text-usage.json"));
     const subject = model();
     const warnings: string[] = [];
@@ -80,6 +83,11 @@ describe("OpenAIResponsesChatModel wire", () => {
       expect.stringContaining("no parameter 'stop'"),
       expect.stringContaining("no parameter 'seed'"),
     ]);
+    const again = model();
+    again.emitter.on("warning", (event) => void warnings.push(event.message));
+    await again.create({ messages: user, parameters: { stop: ["###"], seed: 3 } });
+    expect(body().seed).toBeUndefined();
+    expect(warnings).toHaveLength(2);
   });
 
   it("asks for structured output through text.format json_schema (strict)", async () => {

@@ -38,6 +38,16 @@ describe("Parameters the provider has no field for", () => {
       expect(warnings.map((warning) => warning.message.match(/'(\w+)'/)![1])).toEqual(["seed", "topK"]);
     });
 
+    it("should keep the process's one warning for a model that listens, when a clone dropped it unheard", async () => {
+      const silent = new ScriptedChatModel([textStep("ok"), textStep("ok")], { unsupportedParameters: ["seed"] });
+      const listening = silent.clone(); // the same provider, endpoint and model: one warning between them
+      await runCall(silent, { messages: [user("q")], parameters: { seed: 7 } }, mode);
+      const warnings: WarningEvent[] = [];
+      listening.emitter.on("warning", (event) => warnings.push(event));
+      await runCall(listening, { messages: [user("q")], parameters: { seed: 7 } }, mode);
+      expect(warnings.map((warning) => warning.code)).toEqual(["unsupported-parameter"]);
+    });
+
     it("should say nothing about a parameter the caller did not set", async () => {
       const { scripted, warnings } = model(1);
       await runCall(scripted, { messages: [user("q")], parameters: { temperature: 0.1, maxTokens: 50 } }, mode);
