@@ -75,7 +75,12 @@ describe("createChatModel", () => {
   });
 
   it("should raise MissingDependencyError naming the npm install when the provider SDK is absent", async () => {
-    // Makes `openai` unresolvable, as on a machine where it was never installed.
+    // Makes `openai` unresolvable, as on a machine where it was never installed: to require() and to
+    // ES-module resolution alike (keelson's ESM code resolves an SDK's ESM entry first, then requires it).
+    const esmHook = `export async function resolve(specifier, context, next) {
+       if (specifier === "openai" || specifier.startsWith("openai/")) throw Object.assign(new Error("Cannot find package 'openai'"), { code: "ERR_MODULE_NOT_FOUND" });
+       return next(specifier, context);
+     }`;
     writeFileSync(
       join(work, "block-openai.cjs"),
       `const Module = require("node:module");
@@ -83,7 +88,8 @@ describe("createChatModel", () => {
        Module._resolveFilename = function (request, ...rest) {
          if (request === "openai" || request.startsWith("openai/")) throw Object.assign(new Error("Cannot find module 'openai'"), { code: "MODULE_NOT_FOUND" });
          return resolveFilename.call(this, request, ...rest);
-       };`,
+       };
+       Module.register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(esmHook)}`)});`,
     );
     writeFileSync(
       join(work, "check.mts"),

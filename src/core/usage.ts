@@ -27,3 +27,23 @@ export function normalizeUsage(usage: Partial<Usage> | undefined): Usage {
   if (usage?.cacheWriteInputTokens !== undefined) result.cacheWriteInputTokens = usage.cacheWriteInputTokens;
   return result;
 }
+
+/**
+ * The sum of several usage reports (a call's attempts, a tool loop's steps): every count, each
+ * optional one (reasoning, cache reads, cache writes) only when at least one report carries it.
+ */
+export function sumUsage(usages: readonly Usage[]): Usage {
+  const total = emptyUsage();
+  for (const usage of usages) {
+    total.inputTokens += usage.inputTokens;
+    total.outputTokens += usage.outputTokens;
+    total.totalTokens += usage.totalTokens;
+    if (usage.reasoningTokens !== undefined)
+      total.reasoningTokens = (total.reasoningTokens ?? 0) + usage.reasoningTokens;
+    if (usage.cachedInputTokens !== undefined)
+      total.cachedInputTokens = (total.cachedInputTokens ?? 0) + usage.cachedInputTokens;
+    if (usage.cacheWriteInputTokens !== undefined)
+      total.cacheWriteInputTokens = (total.cacheWriteInputTokens ?? 0) + usage.cacheWriteInputTokens;
+  }
+  return total;
+}

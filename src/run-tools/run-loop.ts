@@ -10,7 +10,7 @@ import { RunError, type RunErrorReason } from "./run-error.js";
 import type { RunPart } from "./run-part.js";
 import type { RunStep, ToolResult } from "./run-step.js";
 import type { RunCallOptions, RunResult, RunToolsOptions } from "./run-tools-options.js";
-import { sumUsage } from "./sum-usage.js";
+import { sumUsage } from "../core/usage.js";
 
 /** What a run has completed so far, and how to stop it: for a stream closed early. */
 export interface RunProgress {

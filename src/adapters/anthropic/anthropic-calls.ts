@@ -4,6 +4,7 @@ import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { abortError, settleOnAbort } from "../../internal/abort.js";
 import { sdkRequestOptions, type SDKClientLike } from "../../internal/sdk-request-options.js";
+import { anthropicSecrets } from "./anthropic-secrets.js";
 import { AnthropicStreamReader } from "./anthropic-stream-reader.js";
 import { buildAnthropicRequest } from "./build-anthropic-request.js";
 import { mapAnthropicError } from "./map-anthropic-error.js";
@@ -61,10 +62,9 @@ export async function openAnthropicStream(
 
 function callError(connection: AnthropicConnection, error: unknown, input: ProviderInput, signal: AbortSignal) {
   if (signal.aborted) return abortError(signal);
-  const { apiKey } = connection.client;
   return mapAnthropicError(error, {
     modelId: connection.modelId,
-    apiKey: typeof apiKey === "string" ? apiKey : undefined,
+    secrets: anthropicSecrets(connection.client),
     toolChoice: input.toolChoice,
   });
 }

@@ -1,10 +1,10 @@
-import { lazyRequire } from "../../core/errors/lazy-require.js";
+import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
 
 /**
  * The `@anthropic-ai/sdk` package, loaded when the first model is built: importing keelson/anthropic
  * costs nothing until then, and a missing SDK is a MissingDependencyError naming the install command.
  */
-export const loadAnthropicSDK = lazyRequire<typeof import("@anthropic-ai/sdk")>(
+export const loadAnthropicSDK = lazyRequireSDK<typeof import("@anthropic-ai/sdk")>(
   "@anthropic-ai/sdk",
   "the Anthropic adapter (keelson/anthropic)",
 );

@@ -10,8 +10,14 @@ export interface AnthropicErrorContext {
   modelId: string;
   /** The API key, kept out of every message. */
   apiKey?: string | undefined;
+  /** Other credentials the client sends (an `authToken`), kept out as the key is. */
+  secrets?: readonly string[] | undefined;
   /** The tool_choice the request sent, to report a refusal of it to the ladder. */
   toolChoice?: ProviderToolChoice | undefined;
+}
+
+function secretsOf(context: AnthropicErrorContext): (string | undefined)[] {
+  return [context.apiKey, ...(context.secrets ?? [])];
 }
 
 /** What to do next, per reason, in Anthropic's words. */
@@ -52,7 +58,7 @@ export function mapAnthropicError(error: unknown, context: AnthropicErrorContext
   if (refusal) return refusal;
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
   const sdkError = error as SDKError;
-  redactSecrets(sdkError, [context.apiKey]);
+  redactSecrets(sdkError, secretsOf(context));
   const where = `anthropic ${context.modelId}`;
   const options = { providerId: "anthropic", modelId: context.modelId, cause: sdkError };
   if (name === "APIConnectionTimeoutError")
@@ -114,7 +120,7 @@ function mapUnreadableResponse(error: unknown, context: AnthropicErrorContext): 
   const options = { providerId: "anthropic", modelId: context.modelId, cause: error };
   if (error instanceof SyntaxError) {
     return new ProviderError(
-      `${where}: the API sent a body that is not valid JSON (${redactText(error.message, [context.apiKey])}).`,
+      `${where}: the API sent a body that is not valid JSON (${redactText(error.message, secretsOf(context))}).`,
       { ...options, reason: "server" },
     );
   }

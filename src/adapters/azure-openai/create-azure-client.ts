@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { lazyRequire } from "../../core/errors/lazy-require.js";
+import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
 import { keepIssuedCredentials } from "../../internal/issued-credentials.js";
 import { guardedFetch } from "../../internal/guarded-fetch.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
@@ -95,7 +95,7 @@ function installedOpenAIVersion(): string | undefined {
   }
 }
 
-const loadOpenAIVersion = lazyRequire<{ VERSION: string }>("openai/version", "reading the openai SDK's version");
+const loadOpenAIVersion = lazyRequireSDK<{ VERSION: string }>("openai/version", "reading the openai SDK's version");
 
 /**
  * On the v1 API the Entra ID token goes as the client's `apiKey`, as a function: openai 5.18 and

@@ -5,17 +5,17 @@ import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { lazyImport } from "../../internal/lazy-import.js";
-import { lazyRequire } from "../../core/errors/lazy-require.js";
+import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
 import type { BedrockConnection } from "./bedrock-calls.js";
 import type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
-import { noteResolvedCredentials } from "./bedrock-secrets.js";
+import { watchResolvedCredentials } from "./bedrock-secrets.js";
 import { guardBedrockResponses } from "./guard-bedrock-responses.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { bedrockModelProfile } from "./bedrock-model-profiles.js";
 
 type BedrockSDK = typeof import("@aws-sdk/client-bedrock-runtime");
 
-const loadSDK = lazyRequire<BedrockSDK>("@aws-sdk/client-bedrock-runtime", "the Bedrock adapter (keelson/bedrock)");
+const loadSDK = lazyRequireSDK<BedrockSDK>("@aws-sdk/client-bedrock-runtime", "the Bedrock adapter (keelson/bedrock)");
 const withCalls = lazyImport(() => import("./bedrock-calls.js"));
 
 export type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
@@ -35,7 +35,7 @@ export class BedrockChatModel extends ChatModel {
   private readonly endpointKey: string;
   private connectionCache: BedrockConnection | undefined;
   declare private readonly secrets: readonly string[] | undefined;
-  /** What the client's credential provider resolved (see noteResolvedCredentials), kept out of errors too. */
+  /** What the client's credential provider resolved (see watchResolvedCredentials), kept out of errors too. */
   declare private readonly issued: string[] | undefined;
 
   constructor(modelId: string, options: BedrockChatModelOptions = {}) {
@@ -62,10 +62,8 @@ export class BedrockChatModel extends ChatModel {
       endpoint ?? region ?? (client ? "client" : (process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? ""));
     // Kept out of enumeration, so that no log or serialisation of the model shows them.
     Object.defineProperty(this, "secrets", { value: staticSecrets(credentials), enumerable: false });
-    const issued: string[] = [];
-    Object.defineProperty(this, "issued", { value: issued, enumerable: false });
-    // Only on the client keelson built: a caller's own client is left as it came.
-    if (!client) noteResolvedCredentials(this.client, issued);
+    // A caller's own client too: the key it signs with is cut out of errors as keelson's client's is.
+    Object.defineProperty(this, "issued", { value: watchResolvedCredentials(this.client), enumerable: false });
     // Bodies capped, and a stream answered with a web page refused: on the client keelson built only.
     if (!client) guardBedrockResponses(this.client, this.maxResponseBytes);
   }

@@ -1,5 +1,5 @@
 import type { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
-import { noteIssuedCredential } from "../../internal/issued-credentials.js";
+import { issuedCredentials, noteIssuedCredential } from "../../internal/issued-credentials.js";
 
 /**
  * The environment variables the AWS SDK signs Bedrock requests with when the model was given no
@@ -20,15 +20,24 @@ export function bedrockSecrets(staticSecrets: readonly string[]): string[] {
   return secrets;
 }
 
+/** The clients whose credential provider is already watched (a client shared by several models is wrapped once). */
+const watched = new WeakSet<object>();
+
 /**
- * Notes, in `issued`, each identity the client's credential provider resolves (the default chain or
- * a caller's provider function): the secret key and session token the SDK signs with, known only once
- * resolved. The SDK reads `config.credentials` per request, so the wrapper sees every identity used.
+ * The secret keys and session tokens a client signs with, noted as its credential provider resolves
+ * them (the default chain, static credentials, or a provider function): known only once resolved.
+ * The SDK reads `config.credentials` per request, so a wrapper there sees every identity used,
+ * and only those (no extra call to the provider). The same for a client keelson built and one a
+ * caller passed as `client`: the wrapper returns each identity unchanged, and a client shared by
+ * several models is wrapped once and has one list.
  */
-export function noteResolvedCredentials(client: BedrockRuntimeClient, issued: string[]): void {
+export function watchResolvedCredentials(client: BedrockRuntimeClient): string[] {
+  const issued = issuedCredentials(client);
+  if (watched.has(client)) return issued;
+  watched.add(client);
   const config = client.config as { credentials?: unknown };
   const resolve = config.credentials;
-  if (typeof resolve !== "function") return;
+  if (typeof resolve !== "function") return issued;
   config.credentials = async (...args: unknown[]) => {
     const identity = (await (resolve as (...args: unknown[]) => Promise<unknown>)(...args)) as
       { secretAccessKey?: string; sessionToken?: string } | undefined;
@@ -36,4 +45,5 @@ export function noteResolvedCredentials(client: BedrockRuntimeClient, issued: st
     noteIssuedCredential(issued, identity?.sessionToken);
     return identity;
   };
+  return issued;
 }

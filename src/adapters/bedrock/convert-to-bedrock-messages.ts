@@ -26,7 +26,9 @@ export interface ConvertOptions {
 /**
  * keelson messages → Converse `system` and `messages`: system prompts lifted out, consecutive
  * turns of one role merged (tool results become `toolResult` blocks in one user turn), assistant
- * turns kept whole (reasoning with its signature, text, `toolUse` with its id).
+ * turns kept whole (reasoning with its signature, text, `toolUse` with its id). Reasoning goes back
+ * only when Claude signed it (on Bedrock or Anthropic's API, whose thinking blocks and signatures
+ * are Claude's alike): another provider's reasoning, signed or not, is left out of the request.
  */
 export function convertToBedrockMessages(messages: readonly Message[], options: ConvertOptions): BedrockPrompt {
   const system: SystemContentBlock[] = [];
@@ -80,8 +82,10 @@ function assistantContent(message: AssistantMessage, options: ConvertOptions): C
       case "reasoning":
         if (part.redactedData !== undefined)
           return [{ reasoningContent: { redactedContent: Buffer.from(part.redactedData, "base64") } }];
-        // Bedrock verifies reasoning it is sent back; unsigned reasoning (another provider's) cannot pass.
-        if (!part.signature) return [];
+        // Bedrock verifies reasoning it is sent back, so only Claude's goes back. Unsigned reasoning
+        // (another provider's) cannot pass; neither can an OpenAI Responses item's encrypted content,
+        // which also sits in `signature` but comes with the item's id (Claude's blocks have none).
+        if (!part.signature || part.id !== undefined) return [];
         return [{ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } }];
       case "tool-call":
         if (!options.toolBlocks)

@@ -8,7 +8,7 @@ import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { lazyImport } from "../../internal/lazy-import.js";
 import { guardedFetch } from "../../internal/guarded-fetch.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
-import { lazyRequire } from "../../core/errors/lazy-require.js";
+import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
 import type { OllamaConnection } from "./ollama-calls.js";
 import type { OllamaChatModelOptions } from "./ollama-chat-model-options.js";
 import { cleanOllamaHost } from "./clean-ollama-host.js";
@@ -18,7 +18,7 @@ import { sdkHeaderOverrides } from "./sdk-header-overrides.js";
 
 // The SDK's browser build: the Node one adds only reading images from file paths (keelson sends
 // image bytes) and costs ~0.15 ms more to load (node:fs, node:path, a second module).
-const loadOllama = lazyRequire<typeof import("ollama/browser")>(
+const loadOllama = lazyRequireSDK<typeof import("ollama/browser")>(
   "ollama",
   "the Ollama adapter (keelson/ollama)",
   "ollama/browser",

@@ -8,8 +8,7 @@ import { dropNullOptionals } from "../tool-choice/drop-null-optionals.js";
 import { unwrapItem } from "../tool-choice/tool-union-schema.js";
 import { parseJSONValue } from "../tool-calls/parse-json-value.js";
 import { preview } from "../tool-calls/parse-tool-arguments.js";
-import { emptyUsage, normalizeUsage } from "../usage.js";
-import type { Usage } from "../usage.js";
+import { normalizeUsage, sumUsage } from "../usage.js";
 import { checkToolChoice } from "./check-tool-choice.js";
 import { recordSchemaInput, schemaInputOf } from "./kept-schema-inputs.js";
 import type { OutputRules, PreparedCall } from "./prepare-call.js";
@@ -215,18 +214,4 @@ export function completeOutput(
 /** The model that answers a call, for `meta.model`. */
 export function modelOf(call: PreparedCall): ModelRef {
   return { providerId: call.rules.providerId, modelId: call.rules.modelId };
-}
-
-export function sumUsage(usages: Usage[]): Usage {
-  const total = emptyUsage();
-  for (const usage of usages) {
-    total.inputTokens += usage.inputTokens;
-    total.outputTokens += usage.outputTokens;
-    total.totalTokens += usage.totalTokens;
-    if (usage.reasoningTokens !== undefined)
-      total.reasoningTokens = (total.reasoningTokens ?? 0) + usage.reasoningTokens;
-    if (usage.cachedInputTokens !== undefined)
-      total.cachedInputTokens = (total.cachedInputTokens ?? 0) + usage.cachedInputTokens;
-  }
-  return total;
 }

@@ -112,7 +112,7 @@ export function readUnionReply(
   repairs: Repair[],
   cutOff: boolean,
 ): { calls: ProviderToolCall[]; text: string } {
-  const tagged = text.includes("<tool_call>") || text.includes("<function=");
+  const tagged = text.includes("<tool_call>") || text.includes("<function=") || text.includes("<|tool_call>");
   const recover = () => (rules.fixInvalidToolCalls ? recoverFromText(text, rules, repairs, cutOff) : undefined);
   const early = tagged ? recover() : undefined;
   if (early !== undefined) return { calls: early.calls, text: "" };
@@ -146,7 +146,7 @@ export function recoverFromText(
   if (usable.length === 0 && cutOff && recover(false).length > 0) throw cutOffCall(rules, text, "the tool call");
   if (usable.length === 0) return undefined;
   repairs.push({ kind: "text-tool-call", detail: `recovered ${usable.length} tool call(s) written as text` });
-  const tag = text.search(/<tool_call>|\[TOOL_CALLS\]/);
+  const tag = text.search(/<\|?tool_call>|\[TOOL_CALLS\]/);
   return { calls: usable, text: tag === -1 ? "" : text.slice(0, tag).trim() };
 }
 

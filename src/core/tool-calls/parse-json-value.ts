@@ -2,7 +2,6 @@ import { lazyRequire } from "../errors/lazy-require.js";
 import { safeJSONParse } from "../../internal/safe-json.js";
 import type { RepairKind } from "../output.js";
 import { extractJSONValues } from "./extract-json.js";
-import { fencedBody } from "./fenced-body.js";
 
 // Loaded on the first reply that needs a repair: most never do, and importing keelson should not pay for it.
 const loadJSONRepair = lazyRequire<typeof import("jsonrepair")>("jsonrepair", "repairing broken JSON from a model");
@@ -90,4 +89,14 @@ function tryRepair(text: string): unknown {
   } catch {
     return failed;
   }
+}
+
+/**
+ * The trimmed body of the first ```` ``` ```` fence in a model's text, or undefined when there is
+ * none: where a JSON value that is no object or array (`"high"`, `42`) is found, having no bracket
+ * to scan for.
+ */
+function fencedBody(text: string): string | undefined {
+  const match = /```[^\n`]*\n([\s\S]*?)```/.exec(text);
+  return match === null ? undefined : match[1]!.trim();
 }

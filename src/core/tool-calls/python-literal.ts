@@ -31,12 +31,51 @@ export function parsePythonCalls(text: string): PythonCall[] | undefined {
   }
 }
 
+/** Gemma 4's string delimiter, one token: `<|"|>Paris<|"|>`. */
+const gemmaQuote = '<|"|>';
+
+/**
+ * Reads the calls of Gemma 4's native form, the body of one `<|tool_call>…<tool_call|>` block:
+ * `call:get_weather{city:<|"|>Paris<|"|>,days:3}`, several written one after the other. Keys are
+ * bare (or quoted); strings are delimited by `<|"|>` and taken as written (no escapes inside), or
+ * quoted as in Python; numbers, `true` / `false` / `null`, lists `[…]` and objects `{key:…}` nest.
+ * Anything else makes the whole text no call, and the result is undefined.
+ */
+export function parseGemmaCalls(text: string): PythonCall[] | undefined {
+  const reader = new Reader(text, true);
+  try {
+    const calls = reader.gemmaCalls();
+    return calls.length > 0 ? calls : undefined;
+  } catch (error) {
+    if (error === notPython) return undefined;
+    throw error;
+  }
+}
+
 const notPython = Symbol("not python");
 
 class Reader {
   private position = 0;
 
-  constructor(private readonly text: string) {}
+  /** `gemma`: Gemma 4's dialect (`<|"|>` strings, bare keys in objects). */
+  constructor(
+    private readonly text: string,
+    private readonly gemma = false,
+  ) {}
+
+  gemmaCalls(): PythonCall[] {
+    const calls: PythonCall[] = [];
+    for (;;) {
+      this.skipSpace();
+      if (this.atEnd()) return calls;
+      if (calls.length === maxCalls || !this.text.startsWith("call:", this.position)) throw notPython;
+      this.position += "call:".length;
+      const name = this.name();
+      this.skipSpace();
+      if (this.text[this.position] !== "{") throw notPython;
+      calls.push({ name, args: this.dict(1) });
+    }
+  }
 
   atEnd(): boolean {
     return this.position >= this.text.length;
@@ -117,6 +156,7 @@ class Reader {
     if (depth > maxDepth) throw notPython;
     this.skipSpace();
     const char = this.text[this.position];
+    if (this.gemma && this.text.startsWith(gemmaQuote, this.position)) return this.gemmaString();
     if (char === '"' || char === "'") return this.strings();
     if (char === "[") return this.sequence("]", depth);
     if (char === "(") return this.sequence(")", depth);
@@ -169,7 +209,8 @@ class Reader {
     for (;;) {
       this.skipSpace();
       if (this.take("}")) return dict;
-      const key = this.value(depth + 1);
+      const key =
+        this.gemma && /[A-Za-z_]/.test(this.text[this.position] ?? "") ? this.identifier() : this.value(depth + 1);
       if (typeof key !== "string" && typeof key !== "number") throw notPython;
       this.skipSpace();
       this.expect(":");
@@ -182,6 +223,15 @@ class Reader {
         return dict;
       }
     }
+  }
+
+  /** A Gemma 4 string: everything up to the closing `<|"|>`, as written. */
+  private gemmaString(): string {
+    const start = this.position + gemmaQuote.length;
+    const end = this.text.indexOf(gemmaQuote, start);
+    if (end === -1) throw notPython;
+    this.position = end + gemmaQuote.length;
+    return this.text.slice(start, end);
   }
 
   /** One string literal, or several written side by side (`"a" "b"` is `"ab"` in Python). */

@@ -1,6 +1,7 @@
 import { isPlainObject } from "../schema/json-schema.js";
 import type { ProviderToolCall } from "../output.js";
 import { maxRepairLength, parseJSONValue, parseJSONValues, type ParsedJSON } from "./parse-json-value.js";
+import { gemmaCallOpen, gemmaToolCalls } from "./gemma-tool-calls.js";
 import { mistralMarker, mistralToolCalls } from "./mistral-tool-calls.js";
 import { pythonicToolCalls } from "./pythonic-tool-calls.js";
 import { taggedBlocks } from "./tagged-blocks.js";
@@ -14,8 +15,8 @@ const maxRecoveredCalls = 16;
  * `<function=name><parameter=key>value</parameter></function>`, Llama 3.1's
  * `<function=name>{json}</function>`, Mistral's `[TOOL_CALLS]` (a JSON list, or `name[ARGS]{json}`),
  * Python-style calls (Llama 3.2 / 4's `[get_weather(city="Paris")]`, Gemma's ```` ```tool_code ````),
- * a ```json fence, or a bare `{"name": …, "arguments" | "parameters": …}` envelope (also OpenAI's
- * `{type, function}` shape); Llama's `<|python_tag|>` and end-of-turn tokens around them are ignored.
+ * Gemma 4's `<|tool_call>call:name{key:<|"|>value<|"|>}<tool_call|>`, a ```json fence, or a bare
+ * `{"name": …, "arguments" | "parameters": …}` envelope (also OpenAI's `{type, function}` shape); Llama's `<|python_tag|>` and end-of-turn tokens around them are ignored.
  * Only names that `isKnownTool` accepts are returned; arguments are left raw for the caller to parse.
  * A `<parameter=…>` value is text; `wantsText(tool, parameter)` says where the tool's schema takes
  * text, so that `27422` stays the string an order id is rather than becoming a number.
@@ -29,6 +30,9 @@ export function recoverTextToolCalls(
   complete = false,
 ): ProviderToolCall[] {
   if (text.length > maxRepairLength) return [];
+  if (text.includes(gemmaCallOpen)) {
+    return gemmaToolCalls(text, maxRecoveredCalls, complete).filter((call) => isKnownTool(call.name));
+  }
   const blocks = taggedBlocks(text, "<tool_call>", "</tool_call>", maxRecoveredCalls);
   const tagged = blocks.filter((block) => block.closed || !complete).map((block) => block.body);
   const candidates = blocks.length > 0 ? tagged : [text];

@@ -45,3 +45,30 @@ describe("BedrockChatModel", () => {
     },
   );
 });
+
+describe("BedrockChatModel: another provider's signed reasoning in the history", () => {
+  const bedrock = useBedrockLoopback();
+
+  describe.each(callModes)("through %s", (mode) => {
+    it("should not send an OpenAI Responses item's encrypted reasoning as a Claude signature", async () => {
+      bedrock.server.handle(replyFor(replyOf(readLocalFixture("converse-text.json")), mode));
+      // The turn before came from OpenAIResponsesChatModel: its reasoning item, encrypted content kept in `signature`.
+      const history: Message[] = [
+        ...ask,
+        {
+          role: "assistant",
+          content: [
+            { type: "reasoning", text: "The user is in France.", id: "rs_0a1b", signature: "gAAAAB-openai-encrypted" },
+            { type: "text", text: "Paris." },
+          ],
+        },
+        { role: "user", content: "And its population?" },
+      ];
+      await runCall(bedrock.model("us.anthropic.claude-3-7-sonnet-20250219-v1:0"), { messages: history }, mode);
+      expect(bedrock.server.requests[0]!.json.messages[1]).toEqual({
+        role: "assistant",
+        content: [{ text: "Paris." }],
+      });
+    });
+  });
+});

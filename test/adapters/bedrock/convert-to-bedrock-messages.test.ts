@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { convertToBedrockMessages } from "../../../src/adapters/bedrock/convert-to-bedrock-messages.js";
+import type { Message, ReasoningPart } from "../../../src/core/messages.js";
 
 const withTools = { toolBlocks: true };
 
@@ -50,5 +51,42 @@ describe("convertToBedrockMessages", () => {
     );
     expect(system).toEqual([]);
     expect(messages).toEqual([{ role: "user", content: [{ text: "hi" }, { text: "still there?" }] }]);
+  });
+});
+
+describe("convertToBedrockMessages: reasoning goes back only to the provider that signed it", () => {
+  const turn = (...reasoning: ReasoningPart[]): Message[] => [
+    { role: "user", content: "Where is INC-1?" },
+    { role: "assistant", content: [...reasoning, { type: "text", text: "In Oslo." }] },
+    { role: "user", content: "And INC-2?" },
+  ];
+
+  it("should send Claude's signed and redacted blocks back as they came", () => {
+    const { messages } = convertToBedrockMessages(
+      turn(
+        { type: "reasoning", text: "Look it up.", signature: "claude-signature" },
+        { type: "reasoning", text: "", redactedData: Buffer.from("encrypted").toString("base64") },
+      ),
+      withTools,
+    );
+    expect(messages[1]!.content).toEqual([
+      { reasoningContent: { reasoningText: { text: "Look it up.", signature: "claude-signature" } } },
+      { reasoningContent: { redactedContent: Buffer.from("encrypted") } },
+      { text: "In Oslo." },
+    ]);
+  });
+
+  it("should leave out an OpenAI Responses reasoning item: its encrypted content is no Claude signature", () => {
+    const { messages } = convertToBedrockMessages(
+      turn({ type: "reasoning", text: "Summary.", id: "rs_123", signature: "gAAAAB-openai-encrypted-content" }),
+      withTools,
+    );
+    expect(messages[1]!.content).toEqual([{ text: "In Oslo." }]);
+    expect(JSON.stringify(messages)).not.toContain("gAAAAB-openai-encrypted-content");
+  });
+
+  it("should leave out unsigned reasoning (a local model's), which Bedrock cannot verify", () => {
+    const { messages } = convertToBedrockMessages(turn({ type: "reasoning", text: "Thinking aloud." }), withTools);
+    expect(messages[1]!.content).toEqual([{ text: "In Oslo." }]);
   });
 });

@@ -45,6 +45,9 @@ const hermes = "NousResearch/Hermes-Function-Calling · README.md";
 const mistralCommon = "mistralai/mistral-common · src/mistral_common/tokens/tokenizers/tools.py";
 const mistralCookbook = "mistralai/cookbook · concept-deep-dive/tokenization/tool_calling.md";
 const gemma = "https://ai.google.dev/gemma/docs/capabilities/function-calling";
+const gemma4 =
+  "https://ai.google.dev/gemma/docs/capabilities/text/function-calling-gemma4 and https://ai.google.dev/gemma/docs/core/prompt-formatting-gemma4";
+const gemma4vLLM = "https://docs.vllm.ai/en/latest/api/vllm/parser/gemma4/ (vLLM's gemma4 tool parser)";
 const gemmaToolCode = "https://ai.google.dev/gemma/docs/meme-generator (calls wrapped in ```tool_code```)";
 
 const vendorCorpus: CorpusCase[] = [
@@ -196,6 +199,45 @@ const vendorCorpus: CorpusCase[] = [
       {
         name: "generate_meme",
         args: { image: "cat.png", top_text: "When the build is green", bottom_text: "on the first try" },
+      },
+    ],
+  },
+  {
+    source: `${gemma4} — the model's tool call in the native format`,
+    text: '<|tool_call>call:get_current_temperature{location:<|"|>London<|"|>}<tool_call|>',
+    tools: [tool("get_current_temperature", { location: text, unit: text }, ["location"])],
+    calls: [{ name: "get_current_temperature", args: { location: "London" } }],
+  },
+  {
+    source: `${gemma4vLLM} — a string and a number; several calls follow one another without separators`,
+    text: '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,days:3}<tool_call|><|tool_call>call:get_weather{city:<|"|>Lyon<|"|>,days:1}<tool_call|>',
+    tools: [tool("get_weather", { city: text, days: integer })],
+    calls: [
+      { name: "get_weather", args: { city: "Paris", days: 3 } },
+      { name: "get_weather", args: { city: "Lyon", days: 1 } },
+    ],
+  },
+  {
+    source: `${gemma4vLLM} — the thought channel before the call, left in the content by a server without the gemma4 parser`,
+    text: '<|channel>thought\nThe user wants the weather in Oslo.<channel|><|tool_call>call:get_weather{city:<|"|>Oslo<|"|>}<tool_call|>',
+    tools: [weather],
+    calls: [{ name: "get_weather", args: { city: "Oslo" } }],
+  },
+  {
+    source: `${gemma4} — nested objects, lists (as its tool declarations write an enum) and booleans, in that format`,
+    text:
+      '<|tool_call>call:search_incidents{query:<|"|>db "primary", {eu}: down<|"|>,' +
+      'filters:{services:[<|"|>auth-api<|"|>,<|"|>billing<|"|>],open:true,owner:null},limit:5,score:-0.5}<tool_call|>',
+    tools: [tool("search_incidents", { query: text, filters: { type: "object" }, limit: integer, score: {} })],
+    calls: [
+      {
+        name: "search_incidents",
+        args: {
+          query: 'db "primary", {eu}: down',
+          filters: { services: ["auth-api", "billing"], open: true, owner: null },
+          limit: 5,
+          score: -0.5,
+        },
       },
     ],
   },

@@ -52,6 +52,8 @@ describe("Tool-name repair", () => {
       for (const step of [
         toolCallStep("create_issue", { title: "Bug" }),
         rawStep('<tool_call>{"name": "create_issue", "arguments": {"title": "Bug"}}</tool_call>'),
+        // Gemma 4's native form (https://ai.google.dev/gemma/docs/core/prompt-formatting-gemma4).
+        rawStep('<|tool_call>call:create_issue{title:<|"|>Bug<|"|>}<tool_call|>'),
       ]) {
         const model = new ScriptedChatModel([step, toolCallStep("jira__create_issue", { title: "Bug" })]);
         const { output } = await runCall(model, { messages: [user("q")], tools, toolChoice: "required" }, mode);
