@@ -53,7 +53,7 @@ export function mapAnthropicError(error: unknown, context: AnthropicErrorContext
     where: `anthropic ${context.modelId}`,
     pageHint:
       "Check that baseURL points at Anthropic's API (https://api.anthropic.com) and not at a proxy's or a login page.",
-    secrets: [context.apiKey],
+    secrets: secretsOf(context),
   });
   if (refusal) return refusal;
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
