@@ -18,6 +18,7 @@ export type {
   ProviderResponseFormat,
   RunContext,
   StructureInput,
+  InferResponseFormatOutput,
   InferSchemaOutput,
 } from "./core/input.js";
 export type {

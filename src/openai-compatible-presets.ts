@@ -13,6 +13,12 @@ export interface OpenAICompatiblePreset {
   toolChoiceSupport: readonly ToolChoiceMode[];
   /** Whether it takes a JSON-schema `response_format` for every model it serves. */
   supportsStructuredOutput: boolean;
+  /**
+   * Whether tools and a JSON-schema `response_format` can go in one request. A server that enforces
+   * the format with a grammar over the whole reply cannot write a tool call beside it (as Ollama's
+   * `format`, ollama/ollama#11037): the answer then travels as a forced synthetic tool. @default true
+   */
+  supportsResponseFormatWithTools?: boolean;
 }
 
 const all: readonly ToolChoiceMode[] = ["auto", "none", "required", "single"];
@@ -41,6 +47,8 @@ export const openAICompatiblePresets = {
     requiresKey: false,
     toolChoiceSupport: all,
     supportsStructuredOutput: true,
+    // Assumed: the format is enforced by a grammar over the whole reply (see the field).
+    supportsResponseFormatWithTools: false,
   },
   /**
    * llama.cpp's `llama-server` (port 8080). Docs, tools/server/README.md and docs/function-calling.md
@@ -55,6 +63,8 @@ export const openAICompatiblePresets = {
     requiresKey: false,
     toolChoiceSupport: noNamedTool,
     supportsStructuredOutput: true,
+    // Assumed: the format is enforced by a grammar over the whole reply (see the field).
+    supportsResponseFormatWithTools: false,
   },
   /**
    * LM Studio's local server (`lms server start`, port 1234). Docs, "OpenAI Compatibility Endpoints"
@@ -69,6 +79,8 @@ export const openAICompatiblePresets = {
     requiresKey: false,
     toolChoiceSupport: noNamedTool,
     supportsStructuredOutput: true,
+    // Assumed: the format is enforced by a grammar over the whole reply (see the field).
+    supportsResponseFormatWithTools: false,
   },
   /**
    * GroqCloud. Docs, "Tool Use" (console.groq.com/docs/tool-use/overview): `tool_choice` `none`,
@@ -156,6 +168,7 @@ export function createOpenAICompatibleModel(
   return new OpenAICompatibleChatModel(server, modelId, {
     toolChoiceSupport: preset.toolChoiceSupport,
     supportsStructuredOutput: preset.supportsStructuredOutput,
+    supportsResponseFormatWithTools: preset.supportsResponseFormatWithTools ?? true,
     ...options,
     baseURL: options.baseURL ?? preset.baseURL,
     // A local server started without a key takes any: say so rather than fall back to OPENAI_API_KEY.

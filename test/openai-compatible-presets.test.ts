@@ -127,6 +127,21 @@ describe.each(Object.entries(expected))("createChatModel('%s:…')", (name, pres
     expect(server.requests[0]!.json.model).toBe("org/some-model:q4");
   });
 
+  it("never sends tools beside a response_format: the final answer goes as a forced tool beside the others", async () => {
+    // A grammar-enforced format (vLLM, llama.cpp, LM Studio) would block the tool calls (as ollama/ollama#11037).
+    process.env[preset.keyEnv] = `key-for-${name}-123456`;
+    answer(server, openAITextReply('{"city":"Oslo"}').create!);
+    const model = createChatModel(modelName, { baseURL: `${server.url}/v1`, retry: { maxRetries: 0 } });
+    const weather = { name: "get_weather", inputSchema: { type: "object", properties: { city: { type: "string" } } } };
+    const answerSchema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    const output = await model.create({ messages: user, tools: [weather], responseFormat: answerSchema });
+    const body = server.requests[0]!.json;
+    expect(body.response_format).toBeUndefined();
+    expect(body.tools.map((tool: any) => tool.function.name)).toEqual(["get_weather", "keelson_final_answer"]);
+    expect(body.tool_choice).toBe("required");
+    expect(output.object).toEqual({ city: "Oslo" });
+  });
+
   it(
     preset.hosted ? `refuses to build without ${preset.keyEnv}` : "needs no key (and sends no OpenAI key)",
     async () => {

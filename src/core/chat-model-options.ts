@@ -21,6 +21,13 @@ export interface ChatModelOptions {
   supportsStructuredOutput?: boolean;
   /** Whether a JSON-schema response format may have a union (anyOf/array) at its root. @default the adapter's profile */
   supportsTopLevelUnion?: boolean;
+  /**
+   * Whether the provider takes tools and a JSON-schema response format in one request, the model
+   * choosing between a tool call and the answer (OpenAI). Where it cannot, a call with both sends the
+   * answer as a synthetic tool beside the others, or as one more variant of the tool union.
+   * @default the adapter's profile (false)
+   */
+  supportsResponseFormatWithTools?: boolean;
   /** Send response-format schemas in strict form (all properties required, no extra keys). @default the adapter's profile */
   strictResponseFormat?: boolean;
   /** Allow several tool calls in one reply. @default false */
@@ -93,6 +100,8 @@ export interface ChatModelProfile {
   supportsStructuredOutput: boolean;
   /** Whether a response-format schema may have a union at its root. */
   supportsTopLevelUnion: boolean;
+  /** Whether tools and a JSON-schema response format can go in one request. @default false */
+  supportsResponseFormatWithTools?: boolean;
   /** Send response-format schemas in strict form. @default false */
   strictResponseFormat?: boolean;
   /** The parameters the adapter does not send for this model (core warns about them, or refuses them). @default none */

@@ -11,8 +11,10 @@ import type { ChatModelEvents } from "./events.js";
 import type {
   ChatModelInput,
   ChatModelParameters,
+  InferResponseFormatOutput,
   InferSchemaOutput,
   ProviderInput,
+  ResponseFormat,
   RunContext,
   StructureInput,
 } from "./input.js";
@@ -60,6 +62,7 @@ export abstract class ChatModel {
   toolCallFallbackViaResponseFormat: boolean;
   supportsToolCalling: boolean;
   supportsTopLevelUnion: boolean;
+  supportsResponseFormatWithTools: boolean;
   strictResponseFormat: boolean;
   allowParallelToolCalls: boolean;
   ignoreParallelToolCalls: boolean;
@@ -107,6 +110,8 @@ export abstract class ChatModel {
     this.supportsToolCalling = options.supportsToolCalling ?? profile.supportsToolCalling ?? true;
     this.builtStructuredOutput = options.supportsStructuredOutput ?? profile.supportsStructuredOutput;
     this.supportsTopLevelUnion = options.supportsTopLevelUnion ?? profile.supportsTopLevelUnion;
+    this.supportsResponseFormatWithTools =
+      options.supportsResponseFormatWithTools ?? profile.supportsResponseFormatWithTools ?? false;
     this.strictResponseFormat = options.strictResponseFormat ?? profile.strictResponseFormat ?? false;
     this.allowParallelToolCalls = options.allowParallelToolCalls ?? false;
     this.ignoreParallelToolCalls = options.ignoreParallelToolCalls ?? false;
@@ -207,12 +212,12 @@ export abstract class ChatModel {
    * One reply. Given typed tools (from `defineTool`), `output.toolCalls` is a union discriminated
    * by `name`, each call's `args` typed from its tool's schema.
    */
-  create<Tools extends readonly AnyTool[] = readonly AnyTool[]>(
-    input: ChatModelInput<Tools>,
-  ): Promise<ChatModelOutput<ToolCallOf<Tools[number]>>> {
-    // The pipeline validated each call against its tool's schema: the calls are of the tools given.
+  create<Tools extends readonly AnyTool[] = readonly AnyTool[], Format extends ResponseFormat = ResponseFormat>(
+    input: ChatModelInput<Tools, Format>,
+  ): Promise<ChatModelOutput<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>> {
+    // The pipeline validated each call against its tool's schema, and the object against the format's.
     return this.createOutput(input) as Promise<ChatModelOutput<ToolCall<string, unknown>>> as Promise<
-      ChatModelOutput<ToolCallOf<Tools[number]>>
+      ChatModelOutput<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>
     >;
   }
 
@@ -253,11 +258,12 @@ export abstract class ChatModel {
    * chunk means keelson re-asked the model for an unusable reply and what came before is void.
    * An abort (the `signal`, the `timeout`) rejects with the platform `AbortError` / `TimeoutError`.
    */
-  createStream<Tools extends readonly AnyTool[] = readonly AnyTool[]>(
-    input: ChatModelInput<Tools>,
-  ): ChatModelStream<ToolCallOf<Tools[number]>> {
+  createStream<Tools extends readonly AnyTool[] = readonly AnyTool[], Format extends ResponseFormat = ResponseFormat>(
+    input: ChatModelInput<Tools, Format>,
+  ): ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>> {
     return new ChatModelStream((closed) => this.streamCall(input, closed)) as ChatModelStream<
-      ToolCallOf<Tools[number]>
+      ToolCallOf<Tools[number]>,
+      InferResponseFormatOutput<Format>
     >;
   }
 

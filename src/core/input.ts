@@ -40,7 +40,10 @@ export type ResponseFormat =
  * One call to `create` or `createStream`. `Tools` is the type of the tools given: typed tools (from
  * `defineTool`) make `output.toolCalls` a union discriminated by the tool's name.
  */
-export interface ChatModelInput<Tools extends readonly AnyTool[] = readonly AnyTool[]> {
+export interface ChatModelInput<
+  Tools extends readonly AnyTool[] = readonly AnyTool[],
+  Format extends ResponseFormat = ResponseFormat,
+> {
   /** The conversation, at least one message. Never mutated. */
   messages: Message[];
   /** The tools the model may call (from `defineTool`, or plain definitions). @default none */
@@ -49,9 +52,10 @@ export interface ChatModelInput<Tools extends readonly AnyTool[] = readonly AnyT
   toolChoice?: ToolChoice;
   /**
    * Structured output: a zod or JSON schema (the reply is parsed and validated into `output.object`),
-   * or `{ type: "json" }` for any JSON. @default none (free text)
+   * or `{ type: "json" }` for any JSON. With tools under toolChoice "auto", the reply is either tool
+   * calls or the object. @default none (free text)
    */
-  responseFormat?: ResponseFormat;
+  responseFormat?: Format;
   /** Whether several tool calls are allowed in one reply. @default the model's `allowParallelToolCalls` */
   parallelToolCalls?: boolean;
   /**
@@ -122,5 +126,12 @@ export type InferSchemaOutput<S> = S extends { _zod: { output: infer O } }
   : S extends { _output: infer O }
     ? O
     : unknown;
+
+/** The object a response format parses to (`output.object`): the schema's output type, else `unknown`. */
+export type InferResponseFormatOutput<F> = F extends { type: "json-schema"; schema: infer S }
+  ? InferSchemaOutput<S>
+  : F extends { type: "json" }
+    ? unknown
+    : InferSchemaOutput<F>;
 
 export type { ChatModelCache };

@@ -47,8 +47,11 @@ export interface ChatModelOutputMeta {
   model: ModelRef;
 }
 
-/** What a call returns. `Call` is the type of its tool calls: given typed tools, a union discriminated by `name`. */
-export interface ChatModelOutput<Call extends ToolCall<string, unknown> = ToolCall> {
+/**
+ * What a call returns. `Call` is the type of its tool calls: given typed tools, a union discriminated
+ * by `name`; `Object` the type of `object`, from the response format's schema.
+ */
+export interface ChatModelOutput<Call extends ToolCall<string, unknown> = ToolCall, Object = unknown> {
   /** The whole assistant message (text, reasoning and tool calls), ready to append to the history. */
   message: AssistantMessage;
   text: string;
@@ -60,8 +63,11 @@ export interface ChatModelOutput<Call extends ToolCall<string, unknown> = ToolCa
   /** The provider's response of the last attempt, as it sent it. */
   raw: unknown;
   meta: ChatModelOutputMeta;
-  /** The parsed and validated object, when the call asked for a response format. */
-  object?: unknown;
+  /**
+   * The parsed and validated object, when the call asked for a response format (with tools: when the
+   * model gave the final answer rather than tool calls; `toolCalls` is then empty).
+   */
+  object?: Object;
 }
 
 /** A tool call as an adapter reports it: `args` may be anything the provider sent. */

@@ -30,6 +30,7 @@ const capabilityFields = [
   "supportsToolCalling",
   "supportsStructuredOutput",
   "supportsTopLevelUnion",
+  "supportsResponseFormatWithTools",
   "strictResponseFormat",
   "allowParallelToolCalls",
   "ignoreParallelToolCalls",

@@ -1,6 +1,6 @@
 import { ChatModel, nextCallId } from "../core/chat-model.js";
 import type { ChatModelEvents } from "../core/events.js";
-import type { ChatModelInput, ProviderInput } from "../core/input.js";
+import type { ChatModelInput, InferResponseFormatOutput, ProviderInput, ResponseFormat } from "../core/input.js";
 import type { ChatModelOutput, ModelRef, ProviderOutput } from "../core/output.js";
 import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
 import type { AnyTool, ToolCallOf } from "../core/tool.js";
@@ -40,11 +40,16 @@ export class FallbackChatModel extends ChatModel {
     this.cooldownMs = cooldownMs;
   }
 
-  override create<Tools extends readonly AnyTool[] = readonly AnyTool[]>(
-    input: ChatModelInput<Tools>,
-  ): Promise<ChatModelOutput<ToolCallOf<Tools[number]>>> {
-    // Each member validated the calls against the tools given, as ChatModel.create does.
-    return this.createThroughMembers(input) as Promise<ChatModelOutput<ToolCallOf<Tools[number]>>>;
+  override create<
+    Tools extends readonly AnyTool[] = readonly AnyTool[],
+    Format extends ResponseFormat = ResponseFormat,
+  >(
+    input: ChatModelInput<Tools, Format>,
+  ): Promise<ChatModelOutput<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>> {
+    // Each member validated the calls against the tools given (and the object), as ChatModel.create does.
+    return this.createThroughMembers(input) as Promise<
+      ChatModelOutput<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>
+    >;
   }
 
   private async createThroughMembers(input: ChatModelInput): Promise<ChatModelOutput> {
@@ -65,10 +70,15 @@ export class FallbackChatModel extends ChatModel {
     }
   }
 
-  override createStream<Tools extends readonly AnyTool[] = readonly AnyTool[]>(
-    input: ChatModelInput<Tools>,
-  ): ChatModelStream<ToolCallOf<Tools[number]>> {
-    return new ChatModelStream<ToolCallOf<Tools[number]>>((closed) => this.streamOnMembers(input, closed));
+  override createStream<
+    Tools extends readonly AnyTool[] = readonly AnyTool[],
+    Format extends ResponseFormat = ResponseFormat,
+  >(
+    input: ChatModelInput<Tools, Format>,
+  ): ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>> {
+    return new ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>((closed) =>
+      this.streamOnMembers(input, closed),
+    );
   }
 
   /** A streamed call on its members, its events emitted once; a consumer that stops early is handed to `closed`. */

@@ -1,5 +1,5 @@
 import type { ChatModel } from "../core/chat-model.js";
-import type { ChatModelInput, InferSchemaOutput, ResponseFormat, ToolChoice } from "../core/input.js";
+import type { ChatModelInput, InferResponseFormatOutput, ResponseFormat, ToolChoice } from "../core/input.js";
 import type { Message, ToolCall } from "../core/messages.js";
 import type { ChatModelOutput } from "../core/output.js";
 import type { Tool, ToolDefinition } from "../core/tool.js";
@@ -60,11 +60,7 @@ export interface RunToolsOptions<
 }
 
 /** The object a response format parses to: the schema's output type, else `unknown`. */
-export type RunObject<F> = F extends { type: "json-schema"; schema: infer S }
-  ? InferSchemaOutput<S>
-  : F extends { type: "json" }
-    ? unknown
-    : InferSchemaOutput<F>;
+export type RunObject<F> = InferResponseFormatOutput<F>;
 
 /** A run that ended on an answer (or on calls to tools without `execute`). */
 export interface RunResult<T = unknown> {

@@ -38,6 +38,7 @@ export class ScriptedChatModel extends ChatModel {
       toolChoiceSupport: ["auto", "none", "required", "single"],
       supportsStructuredOutput: true,
       supportsTopLevelUnion: true,
+      supportsResponseFormatWithTools: true,
     });
     if (!Array.isArray(steps))
       throw new TypeError("ScriptedChatModel expects an array of steps (textStep, toolCallStep, …).");

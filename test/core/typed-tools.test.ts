@@ -5,7 +5,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
 import { defineTool, type Tool, type ToolCall, type ToolDefinition } from "../../src/index.js";
-import { ScriptedChatModel, toolCallStep, toolCallsStep } from "../../src/testing/index.js";
+import { ScriptedChatModel, textStep, toolCallStep, toolCallsStep } from "../../src/testing/index.js";
 
 const lookupIncident = defineTool({
   name: "lookup_incident",
@@ -122,5 +122,39 @@ describe("typed tools", () => {
     const output = await model.create({ messages: [user("go")], tools });
     expectTypeOf(output.toolCalls).toEqualTypeOf<ToolCall[]>();
     expect(output.toolCalls[0]?.args).toEqual({ x: 1 });
+  });
+
+  it("should type output.object from the responseFormat's zod schema beside typed tools", async () => {
+    const verdict = z.object({ service: z.string(), severity: z.number() });
+    const model = new ScriptedChatModel([textStep('{"service": "auth-api", "severity": 1}')]);
+    const output = await model.create({
+      messages: [user("triage")],
+      tools: [lookupIncident],
+      responseFormat: { type: "json-schema", schema: verdict },
+    });
+    expectTypeOf(output.object).toEqualTypeOf<{ service: string; severity: number } | undefined>();
+    expectTypeOf(output.toolCalls).toEqualTypeOf<
+      ToolCall<"lookup_incident", { incident_id: string; verbose?: boolean | undefined }>[]
+    >();
+    // @ts-expect-error severity is a number
+    const severity: string | undefined = output.object?.severity;
+    expect([output.object?.service, severity]).toEqual(["auth-api", 1]);
+
+    // A schema given as the format itself, and the streamed output, are typed the same way.
+    const streamed = new ScriptedChatModel([textStep('{"service": "billing", "severity": 2}')]);
+    const final = await streamed
+      .createStream({ messages: [user("triage")], tools: [ping], responseFormat: verdict })
+      .final();
+    expectTypeOf(final.object).toEqualTypeOf<{ service: string; severity: number } | undefined>();
+    expect(final.object?.service).toBe("billing");
+
+    // A JSON Schema (or free JSON) gives unknown; no responseFormat leaves it unknown too.
+    const json = await new ScriptedChatModel([textStep("{}")]).create({
+      messages: [user("x")],
+      responseFormat: { type: "json" },
+    });
+    expectTypeOf(json.object).toEqualTypeOf<unknown>();
+    const plain = await new ScriptedChatModel([textStep("hi")]).create({ messages: [user("x")] });
+    expectTypeOf(plain.object).toEqualTypeOf<unknown>();
   });
 });

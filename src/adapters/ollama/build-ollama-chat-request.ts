@@ -12,7 +12,9 @@ type ThinkValue = NonNullable<ChatRequest["think"]>;
 /**
  * A `ProviderInput` as an `/api/chat` body. Ollama has no `tool_choice`: the
  * base class never sends one to this adapter's empty support set — `none` arrives without tools,
- * `required`/single arrive as a tool-union `format`, which the server enforces with a grammar.
+ * `required`/single arrive as a tool-union `format`, which the server enforces with a grammar. Tools
+ * with a response format arrive as one `format` too, the answer a variant of the union: the profile
+ * never has both sent, since a `format` grammar beside `tools` blocks the calls (ollama/ollama#11037).
  * `providerOptions` are request fields and win (except `stream`); their `options` merge into the
  * sampling options.
  */

@@ -80,6 +80,7 @@ export class OpenAIResponsesChatModel extends ChatModel {
       toolChoiceSupport,
       supportsStructuredOutput: true,
       supportsTopLevelUnion: false,
+      supportsResponseFormatWithTools: true,
       strictResponseFormat: true,
       // The Responses API has no stop sequences, seed, penalties or top_k.
       unsupportedParameters: ["stop", "seed", "frequencyPenalty", "presencePenalty", "topK"],

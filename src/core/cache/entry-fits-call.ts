@@ -31,7 +31,9 @@ export function entryFitsCall(entry: CacheEntry, call: PreparedCall): CacheEntry
   const fitting = toolCalls.length > 0 ? entryWithToolCalls(entry, toolCalls) : entry;
   const { structure, structureTool } = call.rules;
   if (!structure && structureTool === undefined) return fitting;
-  if (output.object === undefined) return undefined;
+  // With tools under "auto" the reply is tool calls or the object (API.md, "Tools and a final answer").
+  if (output.object === undefined)
+    return toolCalls.length > 0 && call.rules.choice.mode === "auto" ? fitting : undefined;
   const validate =
     structureTool === undefined ? structure?.validate : call.rules.validators.get(structureTool)?.validate;
   if (!validate) return fitting;

@@ -12,7 +12,8 @@ import { isPlainObject } from "../schema/json-schema.js";
 import type { SchemaInput } from "../schema/schema-input.js";
 import { toJSONSchema } from "../schema/to-json-schema.js";
 import { strictSchema } from "../tool-choice/strict-schema.js";
-import { wrapInItem } from "../tool-choice/tool-union-schema.js";
+import { unwrapItem, wrapInItem } from "../tool-choice/tool-union-schema.js";
+import { answerToolDescription, answerToolName, resolveToolsOrAnswer } from "../tool-choice/resolve-tools-or-answer.js";
 import type { Validator } from "../schema/validate.js";
 import { validatorFor } from "../schema/validate.js";
 import type { Tool, ToolDefinition } from "../tool.js";
@@ -109,7 +110,14 @@ export function prepareCall(
     throw new TypeError("toolChoice 'required' needs at least one tool in input.tools.");
   }
   const parallel = input.parallelToolCalls ?? settings.allowParallelToolCalls;
-  const plan = resolveToolChoice(choice, providerTools, parallel, settings);
+  const format = input.responseFormat;
+  const answer =
+    format !== undefined && providerTools.length > 0 && answersBesideTools(choice, toolsByName, settings)
+      ? answerTool(format)
+      : undefined;
+  const plan = answer
+    ? resolveToolsOrAnswer(providerTools, answer.tool, parallel, settings)
+    : resolveToolChoice(choice, providerTools, parallel, settings);
   const call: PreparedCall = {
     input,
     callId,
@@ -139,8 +147,79 @@ export function prepareCall(
     maxRetries: input.maxRetries ?? settings.retry.maxRetries,
     useCache: input.cache !== false,
   };
-  if (input.responseFormat !== undefined) planStructure(call, input.responseFormat, settings);
+  if (answer) {
+    const validators = new Map(toolsByName);
+    validators.set(answerToolName, { tool: answer.tool, validate: answer.validate });
+    call.rules.validators = validators;
+    call.rules.structure = answer.structure;
+    call.rules.structureTool = answerToolName;
+  } else if (format !== undefined) planStructure(call, format, settings);
   return call;
+}
+
+/**
+ * Whether a call with tools and a response format gets its answer as one more choice beside the
+ * tools (the provider cannot take both in one request, or cannot call tools at all). Throws a
+ * TypeError for a combination that asks for two different replies, and for a tool that takes the
+ * answer's reserved name.
+ */
+function answersBesideTools(
+  choice: NormalizedToolChoice,
+  toolsByName: ReadonlyMap<string, unknown>,
+  settings: ToolChoiceCapabilities,
+): boolean {
+  if (choice.mode === "required" || choice.mode === "single") {
+    const forced = choice.mode === "single" ? `one tool ('${choice.toolName}')` : "'required'";
+    throw new TypeError(
+      `toolChoice ${forced} cannot be combined with responseFormat: the first asks for a tool call, the second for the final answer in a shape. ` +
+        'Use toolChoice "auto" (the default) to get either the tool calls or the answer, or ask in two calls.',
+    );
+  }
+  if (toolsByName.has(answerToolName)) {
+    throw new TypeError(
+      `A tool is named '${answerToolName}', which keelson reserves for the final answer of a call with tools and a responseFormat: rename the tool.`,
+    );
+  }
+  return (
+    choice.mode === "auto" &&
+    !(settings.supportsToolCalling && settings.supportsStructuredOutput && settings.supportsResponseFormatWithTools)
+  );
+}
+
+/**
+ * The answer of a call with tools and a response format, as a tool: its parameters the schema (an
+ * object root as it is, anything else under `item`), its validator the schema's (unwrapping `item`).
+ */
+function answerTool(format: ResponseFormat): {
+  tool: ProviderTool;
+  validate: Validator;
+  structure: NonNullable<OutputRules["structure"]>;
+} {
+  const read = readFormat(format);
+  const schema = read?.schema ?? {};
+  const validate = read?.validate ?? anyValue;
+  const wrapped = !isObjectSchema(schema);
+  const tool: ProviderTool = {
+    name: answerToolName,
+    description: answerToolDescription,
+    parameters: wrapped ? wrapInItem(schema) : schema,
+  };
+  return {
+    tool,
+    validate: wrapped ? (value) => validate(unwrapItem(value)) : validate,
+    structure: { validate: read?.validate, schema: read?.schema, strict: false, ...(wrapped ? { wrapped } : {}) },
+  };
+}
+
+const anyValue: Validator = (value) => ({ success: true, value });
+
+/** A response format's schema and validator; undefined for free JSON (`{ type: "json" }`). */
+function readFormat(format: ResponseFormat): { schema: JSONSchema; validate: Validator; name: string } | undefined {
+  if (isPlainObject(format) && format.type === "json" && Object.keys(format).length === 1) return undefined;
+  const named = isPlainObject(format) && format.type === "json-schema" && "schema" in format;
+  const schemaInput = (named ? format.schema : format) as SchemaInput;
+  const name = (named && typeof format.name === "string" ? format.name : undefined) ?? defaultName;
+  return { schema: toJSONSchema(schemaInput), validate: validatorFor(schemaInput), name };
 }
 
 /**
@@ -241,23 +320,14 @@ function isObjectSchema(schema: JSONSchema): boolean {
  * else an instruction in the prompt. The reply is validated the same way on every path.
  */
 function planStructure(call: PreparedCall, format: ResponseFormat, settings: ToolChoiceCapabilities): void {
-  if (call.plan.readsUnion) {
-    throw new TypeError(
-      `responseFormat cannot be combined with a forced tool call on ${settings.providerId} ${settings.modelId}: ` +
-        "the forced call already travels as the response format. Ask for the tool call and the structured answer in two calls.",
-    );
-  }
-  if (isPlainObject(format) && format.type === "json" && Object.keys(format).length === 1) {
+  const read = readFormat(format);
+  if (read === undefined) {
     call.rules.structure = { validate: undefined, schema: undefined, strict: false };
     if (settings.supportsStructuredOutput) call.responseFormat = { type: "json" };
     else call.instructions.push("Answer with only a JSON value, and nothing else.");
     return;
   }
-  const named = isPlainObject(format) && format.type === "json-schema" && "schema" in format;
-  const schemaInput = (named ? format.schema : format) as SchemaInput;
-  const name = (named && typeof format.name === "string" ? format.name : undefined) ?? defaultName;
-  const schema = toJSONSchema(schemaInput);
-  const validate = validatorFor(schemaInput);
+  const { schema, validate, name } = read;
 
   if (settings.supportsStructuredOutput) {
     const strict = settings.strictResponseFormat;
@@ -274,7 +344,8 @@ function planStructure(call: PreparedCall, format: ResponseFormat, settings: Too
     return;
   }
   const canForceTool = settings.supportsToolCalling && settings.toolChoiceSupport.has("single");
-  if (call.tools.length === 0 && canForceTool && schema.type === "object") {
+  // No tool may be called (none given, or toolChoice "none"): the schema can be the one tool there is.
+  if (call.plan.allowedTools.length === 0 && canForceTool && schema.type === "object") {
     const tool: ProviderTool = { name, description: "Give the final answer in this shape.", parameters: schema };
     call.tools = [tool];
     call.choice = { mode: "single", toolName: name };

@@ -19,6 +19,7 @@ import {
   readUnionReply,
   recoverFromText,
   shouldRecover,
+  toolCallError,
 } from "./read-tool-calls.js";
 
 /** The caller's output but for `meta`, which the attempt loop adds to this same object. */
@@ -58,13 +59,15 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
 
   // map, not push: an array grown from [] by push is made room for 17 items.
   let toolCalls = rawCalls.map((call) => finalizeToolCall(call, rules, repairs, cutOff));
-  toolCalls = checkToolChoice(toolCalls, text, rules, repairs);
+  // The answer carried by a synthetic tool (or tool-union variant) is no tool call to the caller.
+  const answer = rules.structureTool === undefined ? undefined : takeAnswer(toolCalls, rules.structureTool, rules);
+  if (answer === undefined) toolCalls = checkToolChoice(toolCalls, text, rules, repairs);
 
   let object: unknown;
   let input: unknown;
-  if (rules.structureTool !== undefined) {
-    object = toolCalls[0]?.args;
-    input = toolCalls[0] && schemaInputOf(toolCalls[0], object);
+  if (answer !== undefined) {
+    object = answer.args;
+    input = schemaInputOf(answer, object);
     text = JSON.stringify(object);
     toolCalls = [];
   } else if (rules.structure && toolCalls.length === 0) {
@@ -79,7 +82,7 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   const finishReason =
     toolCalls.length > 0 && reported === "stop"
       ? "tool-calls"
-      : rules.structureTool !== undefined && reported === "tool-calls"
+      : answer !== undefined && reported === "tool-calls"
         ? "stop"
         : reported;
   const message: ChatModelOutput["message"] = {
@@ -101,6 +104,22 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   // A schema that made a new object (zod's transforms) is checked on its input when the answer is read from a cache.
   if (input !== object) recordSchemaInput(final, input);
   return final;
+}
+
+/**
+ * The call to the answer's synthetic tool, when the reply made one: it must be the reply's only
+ * call (a reply with tool calls and the final answer asks for two things at once, and is re-asked).
+ */
+function takeAnswer(toolCalls: ToolCall[], name: string, rules: OutputRules): ToolCall | undefined {
+  const answer = toolCalls.find((call) => call.name === name);
+  if (answer === undefined || toolCalls.length === 1) return answer;
+  throw toolCallError(
+    rules,
+    "tool-choice-violation",
+    `call tools, or give the final answer with '${name}', not both in one reply; the reply called ${toolCalls.map((call) => call.name).join(", ")}.`,
+    JSON.stringify(toolCalls.map((call) => ({ name: call.name, arguments: call.args }))),
+    name,
+  );
 }
 
 function emptyResponse(raw: ProviderOutput, reasoning: string, rules: OutputRules): EmptyResponseError {

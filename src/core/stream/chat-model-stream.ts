@@ -9,6 +9,7 @@ import type { ChatModelChunk } from "./chat-model-chunk.js";
  */
 export class ChatModelStream<
   Call extends ToolCall<string, unknown> = ToolCall,
+  Object = unknown,
 > implements AsyncIterable<ChatModelChunk> {
   readonly #start: (closed: (error: Error) => void) => AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined>;
   #started = false;
@@ -65,14 +66,14 @@ export class ChatModelStream<
   }
 
   /** The whole output once the stream ends; reads the stream itself if nobody iterates it. */
-  async final(): Promise<ChatModelOutput<Call>> {
+  async final(): Promise<ChatModelOutput<Call, Object>> {
     if (!this.#started) {
       for await (const _chunk of this) {
         // drained for the output
       }
     }
     // The pipeline validated each call against its tool's schema: the calls are of the tools given.
-    return this.#final as Promise<ChatModelOutput<ToolCall<string, unknown>>> as Promise<ChatModelOutput<Call>>;
+    return this.#final as Promise<ChatModelOutput<ToolCall<string, unknown>>> as Promise<ChatModelOutput<Call, Object>>;
   }
 
   /** The chunks as a web ReadableStream (for a Response body or a UI). */

@@ -13,6 +13,8 @@ export interface ToolChoiceCapabilities {
   supportsToolCalling: boolean;
   supportsStructuredOutput: boolean;
   supportsTopLevelUnion: boolean;
+  /** Tools and a JSON-schema response format go in one request (the model picks a call or the answer). */
+  supportsResponseFormatWithTools: boolean;
   strictResponseFormat: boolean;
   toolCallFallbackViaResponseFormat: boolean;
 }

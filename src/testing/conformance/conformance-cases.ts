@@ -27,6 +27,11 @@ export const conformanceCases = {
   "abort-mid-response": "should end with an AbortError, not a finish, when aborted after the answer started",
   /** `toolChoice: "required"` without native support goes through the response format. */
   "response-format-rung": "should force a tool through the response format when 'required' is unsupported",
+  /**
+   * Tools and a response format under "auto": the answer comes back as `output.object` with no tool
+   * calls, on the adapter's own rung and on the tool-union rung (the answer one more union variant).
+   */
+  "tools-and-answer": "should return the final answer as the object when tools and a response format go together",
   /** `model.clone()` answers the same scenario with the same request (state in plain fields). */
   clone: "should answer the same scenario from a clone() with the same request",
 } as const;

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import type { ChatModel } from "../../core/chat-model.js";
 import { ProviderError } from "../../core/errors/provider-error.js";
+import { answerToolName } from "../../core/tool-choice/resolve-tools-or-answer.js";
 import type { ToolDefinition } from "../../core/tool.js";
 import type { AdapterConformanceOptions } from "./adapter-conformance-options.js";
 import type { CaseDefiner } from "./case-definer.js";
@@ -18,9 +20,29 @@ const weatherTool: ToolDefinition = {
   },
 };
 
+const forecastSchema = {
+  type: "object",
+  properties: { city: { type: "string" }, summary: { type: "string" } },
+  required: ["city", "summary"],
+  additionalProperties: false,
+};
+
+/** The rung a model puts a call with tools and a response format on. */
+function ownAnswerRung(model: ChatModel): "native" | "union" {
+  if (model.supportsResponseFormatWithTools && model.supportsStructuredOutput) return "native";
+  return model.toolChoiceSupport.has("required") ? "native" : "union";
+}
+
+/** The answer as a reply to the tool union: the answer's variant, wrapped where the provider wants an object root. */
+function unionAnswer(model: ChatModel, answer: object): string {
+  const variant = { name: answerToolName, parameters: answer };
+  const wrapped = model.supportsStructuredOutput && !model.supportsTopLevelUnion;
+  return JSON.stringify(wrapped ? { item: variant } : variant);
+}
+
 /**
  * The cases every adapter runs with its `textReply` and `retryableError` alone: retries and their
- * request count, aborts, the response-format rung and `clone()`.
+ * request count, aborts, the response-format rung, tools with a final answer and `clone()`.
  */
 export function defineBehaviourCases<S extends ReplayServer>(
   define: CaseDefiner,
@@ -152,6 +174,46 @@ export function defineBehaviourCases<S extends ReplayServer>(
       assert.equal(output.toolCalls[0]!.name, "get_weather");
       assert.deepEqual(output.toolCalls[0]!.args, { city: "Paris" });
       assert.match(output.toolCalls[0]!.id, /^call_[a-z0-9]{8}$/);
+    },
+  );
+
+  define.it(
+    "tools-and-answer",
+    "should return the final answer as the object when tools and a response format go together",
+    async ({ server, model, call }) => {
+      const answer = { city: "Paris", summary: "sunny" };
+      const input = { messages: user, tools: [weatherTool], responseFormat: forecastSchema };
+      // The adapter's own rung: a provider that takes both gets both; one that can force a call gets
+      // the answer as one more tool, forced; the rest get the tools and the answer as one union.
+      const own = model({});
+      const ownRung = ownAnswerRung(own);
+      const ownReply = ownRung === "native" ? JSON.stringify(answer) : unionAnswer(own, answer);
+      server.play(options.textReply(ownReply)[mode]!);
+      const first = await call(own, input);
+      const wire = options.readRequest(server.requests[0]!);
+      assert.deepEqual(first.output.object, answer, "the object");
+      assert.deepEqual(first.output.toolCalls, [], "no tool calls beside the answer");
+      if (own.supportsResponseFormatWithTools && own.supportsStructuredOutput) {
+        assert.equal(wire.tools?.length, 1, "the tool on the wire");
+        assert.equal(wire.responseFormat?.type, "json-schema", "and the response format");
+      } else if (ownRung === "native") {
+        assert.equal(wire.tools?.length, 2, "the tool and the answer tool on the wire");
+        assert.equal(wire.responseFormat, undefined, "no response format beside tools");
+      } else {
+        assert.equal(wire.tools?.length ?? 0, 0, "no tools beside the union response format");
+        assert.match(JSON.stringify(wire.responseFormat?.schema), new RegExp(answerToolName));
+      }
+      // The tool-union rung, whatever the provider takes.
+      server.requests.length = 0;
+      const union = model({ toolChoiceSupport: new Set(["auto", "none"]), supportsResponseFormatWithTools: false });
+      server.play(options.textReply(unionAnswer(union, answer))[mode]!);
+      const second = await call(union, input);
+      const unionWire = options.readRequest(server.requests[0]!);
+      assert.equal(unionWire.tools?.length ?? 0, 0, "no tools on the union rungs");
+      assert.equal(unionWire.toolChoice, undefined, "no tool_choice on the union rungs");
+      assert.equal(second.output.meta.toolChoice, union.supportsStructuredOutput ? "response-format" : "prompt");
+      assert.deepEqual(second.output.object, answer);
+      assert.deepEqual(second.output.toolCalls, []);
     },
   );
 

@@ -24,6 +24,7 @@ export function profileOf(model: ChatModel): Cassette["profile"] {
     supportsToolCalling: model.supportsToolCalling,
     supportsStructuredOutput: model.supportsStructuredOutput,
     supportsTopLevelUnion: model.supportsTopLevelUnion,
+    supportsResponseFormatWithTools: model.supportsResponseFormatWithTools,
     strictResponseFormat: model.strictResponseFormat,
     unsupportedParameters: [...model.unsupportedParameters],
   };

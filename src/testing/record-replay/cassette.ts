@@ -52,6 +52,8 @@ export interface Cassette {
     supportsToolCalling: boolean;
     supportsStructuredOutput: boolean;
     supportsTopLevelUnion: boolean;
+    /** Absent in cassettes written before keelson recorded it: false. */
+    supportsResponseFormatWithTools?: boolean;
     strictResponseFormat: boolean;
     /** Absent in cassettes written before keelson recorded it: none. */
     unsupportedParameters?: ParameterName[];

@@ -113,6 +113,23 @@ describe("RecordingChatModel and ReplayChatModel", () => {
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ statusCode: 404, message: "model not found" });
     });
+
+    it("should replay tools with a final answer on the recorded rung, whichever way the provider took both", async () => {
+      const answer = z.object({ summary: z.string() });
+      const input = { messages: [user("What is INC-001?")], tools: [lookup], responseFormat: answer };
+      for (const combines of [true, false]) {
+        const cassette = join(folder, `answer-${combines}.json`);
+        const step = combines
+          ? textStep('{"summary":"outage"}')
+          : toolCallStep("keelson_final_answer", { summary: "outage" });
+        const live = new ScriptedChatModel([step], { supportsResponseFormatWithTools: combines });
+        await runCall(new RecordingChatModel(live, { cassette }), input, mode);
+        const replay = new ReplayChatModel(cassette);
+        expect(replay.supportsResponseFormatWithTools).toBe(combines);
+        const { output } = await runCall(replay, input, mode);
+        expect(output.object).toEqual({ summary: "outage" });
+      }
+    });
   });
 
   it("should record a real adapter's exchange (through the Ollama SDK) and replay it with no server", async () => {
