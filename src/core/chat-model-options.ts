@@ -80,6 +80,14 @@ export interface ChatModelOptions {
    * every process shares the budget. @default none (no limit)
    */
   rateLimit?: RateLimitOptions;
+  /**
+   * The most bytes of one response body a request reads, counted decoded (after gzip) and over a
+   * whole stream: past it the call fails with a `ProviderError` (`code: "response_too_large"`, not
+   * retried, naming the cap and the bytes read) and the rest is never read. `Infinity` for no cap.
+   * Applies to the clients keelson builds, a custom Ollama `fetch` included; a caller's own
+   * `client` is used as it is, uncapped. @default 67108864 (64 MiB)
+   */
+  maxResponseBytes?: number;
 }
 
 /** What an adapter declares about its provider; constructor options override each field. */

@@ -34,6 +34,7 @@ import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
 import { checkRateLimitOptions, type RateLimitOptions } from "../fleet/rate-limit-options.js";
 import { rateLimitedRequests, type ModelRequests } from "../fleet/rate-limited-requests.js";
+import { checkMaxResponseBytes } from "../internal/max-response-bytes.js";
 
 /** The calls made so far in this process, by every model: the last call's `callId`. */
 let callCount = 0;
@@ -77,6 +78,8 @@ export abstract class ChatModel {
   readonly retry: ResolvedRetryOptions;
   /** The budget its requests are held to, if any (`rateLimit` option). */
   readonly rateLimit: RateLimitOptions | undefined;
+  /** The most bytes of one response body its requests read (`maxResponseBytes` option; `Infinity`: no cap). */
+  readonly maxResponseBytes: number;
   /**
    * For adapters: set true when this adapter never hands a call's signal to `AbortSignal.any`.
    * A call nothing can end early (no signal, no timeout, not a stream) then gets one shared signal
@@ -128,6 +131,7 @@ export abstract class ChatModel {
     this.retry = resolveRetryOptions(options.retry);
     if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
     this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
+    this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);
   }
 
   /** Where this model's requests go (base URL, host, region, deployment); part of the cache key. */

@@ -71,19 +71,20 @@ describe("OllamaChatModel under faults", () => {
       await expectRetriedThenAnswered(subject(), handler, mode);
     });
 
-    // A stream's HTML page is still read as a cut-short stream (and retried): only create() tells it apart.
-    it.runIf(mode === "create")(
-      "should not retry a 200 with an HTML page (a misconfiguration), and say to check the host",
-      async () => {
-        server.handle(answerRaw(200, "text/html", htmlPage));
-        const { error, output } = await settleCall(model(), input(), mode);
-        expect(output).toBeUndefined();
-        expect(error).toMatchObject({ name: "ProviderError", reason: "server", isRetryable: false });
-        expect(error!.message).toContain("the server answered with an HTML page, not Ollama's JSON");
-        expect(error!.message).toContain("Check that host points at the Ollama server itself");
-        expect(server.requests).toHaveLength(1);
-      },
-    );
+    // A stream's HTML page is refused before it is read as a stream (issue 23), as create's is.
+    it("should not retry a 200 with an HTML page (a misconfiguration), and say to check the host", async () => {
+      server.handle(answerRaw(200, "text/html", htmlPage));
+      const { error, output } = await settleCall(model(), input(), mode);
+      expect(output).toBeUndefined();
+      expect(error).toMatchObject({ name: "ProviderError", reason: "server", isRetryable: false });
+      expect(error!.message).toMatch(
+        mode === "create"
+          ? "the server answered with an HTML page, not Ollama's JSON"
+          : "the server answered a stream request with an HTML page (text/html",
+      );
+      expect(error!.message).toContain("Check that host points at the Ollama server itself");
+      expect(server.requests).toHaveLength(1);
+    });
 
     it("should honour the Retry-After a 429 or 503 carries (the SDK's error drops it), and fail at once past the cap", async () => {
       const subject = model();

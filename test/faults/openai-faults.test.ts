@@ -139,28 +139,27 @@ describe("OpenAIChatModel under faults", () => {
       const { error, output } = await settleCall(model(), input(), mode);
       expect(output).toBeUndefined();
       expect(ProviderError.isInstance(error)).toBe(true);
-      expect(error!.message).toMatch(/not a chat completion|not valid JSON|ended before its final chunk/);
+      expect(error!.message).toMatch(
+        /not a chat completion|not valid JSON|ended before its final chunk|not an event stream/,
+      );
       expect(server.requests).toHaveLength(3);
     });
 
-    // A stream's HTML page is still read as a cut-short stream (and retried): only create() tells it apart.
-    it.runIf(mode === "create").each([
+    // A stream's HTML page is refused before it is read as a stream (issue 23), as create's is.
+    it.each([
       { fault: "an HTML page as text/html", handler: answerRaw(200, "text/html", htmlPage) },
       { fault: "an HTML page labelled application/json", handler: answerRaw(200, "application/json", htmlPage) },
-    ])(
-      "should not retry a 200 with $fault (a misconfiguration), and say to check baseURL (create)",
-      async ({ handler }) => {
-        server.handle(handler);
-        const { error, output } = await settleCall(model(), input(), mode);
-        expect(output).toBeUndefined();
-        expect(error).toMatchObject({ name: "ProviderError", reason: "server", isRetryable: false });
-        expect(error!.message).toMatch(/not a chat completion|HTML page/);
-        expect(error!.message).toContain(
-          "baseURL points at an OpenAI-compatible API and not at a proxy's or a login page",
-        );
-        expect(server.requests).toHaveLength(1);
-      },
-    );
+    ])("should not retry a 200 with $fault (a misconfiguration), and say to check baseURL", async ({ handler }) => {
+      server.handle(handler);
+      const { error, output } = await settleCall(model(), input(), mode);
+      expect(output).toBeUndefined();
+      expect(error).toMatchObject({ name: "ProviderError", reason: "server", isRetryable: false });
+      expect(error!.message).toMatch(/not a chat completion|HTML page/);
+      expect(error!.message).toContain(
+        "baseURL points at an OpenAI-compatible API and not at a proxy's or a login page",
+      );
+      expect(server.requests).toHaveLength(1);
+    });
 
     it("should end a request the server never answers with the per-call timeout (TimeoutError), after one request", async () => {
       server.handle(neverAnswer);

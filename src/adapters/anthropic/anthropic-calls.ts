@@ -45,7 +45,7 @@ export async function openAnthropicStream(
   const body = buildAnthropicRequest(connection.modelId, input, connection.defaultMaxTokens, true);
   try {
     const stream = await settleOnAbort(
-      connection.client.messages.create(body, requestOptions(connection, context.signal)),
+      connection.client.messages.create(body, requestOptions(connection, context.signal, true)),
       context.signal,
     );
     const reader = new AnthropicStreamReader(connection.modelId);
@@ -72,6 +72,6 @@ function callError(connection: AnthropicConnection, error: unknown, input: Provi
 type RequestOptions = NonNullable<Parameters<Anthropic["messages"]["create"]>[1]>;
 
 /** The SDK's request options: retries off, the call's signal and timeout, a long call's dispatcher. */
-function requestOptions(connection: AnthropicConnection, signal: AbortSignal): RequestOptions {
-  return sdkRequestOptions(connection.client as unknown as SDKClientLike, signal) as RequestOptions;
+function requestOptions(connection: AnthropicConnection, signal: AbortSignal, stream = false): RequestOptions {
+  return sdkRequestOptions(connection.client as unknown as SDKClientLike, signal, stream) as RequestOptions;
 }

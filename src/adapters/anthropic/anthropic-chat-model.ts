@@ -4,7 +4,9 @@ import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
+import { guardedFetch } from "../../internal/guarded-fetch.js";
 import { lazyImport } from "../../internal/lazy-import.js";
+import { platformFetch } from "../../internal/platform-fetch.js";
 import type { AnthropicConnection } from "./anthropic-calls.js";
 import type { AnthropicChatModelOptions } from "./anthropic-chat-model-options.js";
 import { loadAnthropicSDK } from "./load-anthropic-sdk.js";
@@ -50,7 +52,8 @@ export class AnthropicChatModel extends ChatModel {
     }
     this.defaultMaxTokens = defaultMaxTokens ?? 4096;
     // A caller's client is an @anthropic-ai/sdk client, typed structurally in the options.
-    this.client = (client as Anthropic | undefined) ?? createAnthropicClient(apiKey, baseURL, headers);
+    this.client =
+      (client as Anthropic | undefined) ?? createAnthropicClient(apiKey, baseURL, headers, this.maxResponseBytes);
   }
 
   protected override get endpoint(): string {
@@ -79,6 +82,7 @@ function createAnthropicClient(
   apiKey: string | undefined,
   baseURL: string | undefined,
   headers: Record<string, string> | undefined,
+  maxResponseBytes: number,
 ): Anthropic {
   const key = apiKey ?? env("ANTHROPIC_API_KEY");
   if (key === undefined) {
@@ -91,6 +95,9 @@ function createAnthropicClient(
     // keelson's base class owns retries; the SDK's would multiply every attempt.
     maxRetries: 0,
     ...(headers === undefined ? {} : { defaultHeaders: headers }),
+    // The platform fetch (redirects kept to http(s), credentials to their origin), bodies capped,
+    // and a stream answered with a web page refused.
+    fetch: guardedFetch(platformFetch(Object.keys(headers ?? {})), maxResponseBytes),
   });
 }
 

@@ -4,6 +4,7 @@ import type { ProviderToolChoice } from "../../core/input.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import { abortError } from "../../internal/abort.js";
 import { redactSecrets, redactText } from "../../internal/redact-secrets.js";
+import { transportRefusal } from "../../core/transport/transport-refusal.js";
 
 export interface AnthropicErrorContext {
   modelId: string;
@@ -46,6 +47,15 @@ const reasonByType: Record<string, ProviderErrorReason> = {
 export function mapAnthropicError(error: unknown, context: AnthropicErrorContext): unknown {
   const name = (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? "";
   if (name === "APIUserAbortError") return abortError(undefined);
+  const refusal = transportRefusal(error, {
+    providerId: "anthropic",
+    modelId: context.modelId,
+    where: `anthropic ${context.modelId}`,
+    pageHint:
+      "Check that baseURL points at Anthropic's API (https://api.anthropic.com) and not at a proxy's or a login page.",
+    secrets: secretsOf(context),
+  });
+  if (refusal) return refusal;
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
   const sdkError = error as SDKError;
   redactSecrets(sdkError, secretsOf(context));

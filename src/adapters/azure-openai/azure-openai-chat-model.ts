@@ -2,6 +2,7 @@ import type { AzureOpenAI } from "openai";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import { OpenAIChatModel } from "../openai/openai-chat-model.js";
 import type { AzureOpenAIChatModelOptions } from "./azure-openai-chat-model-options.js";
+import { checkMaxResponseBytes } from "../../internal/max-response-bytes.js";
 import { createAzureClient } from "./create-azure-client.js";
 
 export { defaultAzureAPIVersion } from "./create-azure-client.js";
@@ -23,7 +24,14 @@ export class AzureOpenAIChatModel extends OpenAIChatModel {
       ...rest,
       client:
         (client as AzureOpenAI | undefined) ??
-        createAzureClient(deployment, { endpoint, apiKey, apiVersion, azureADTokenProvider, headers }),
+        createAzureClient(deployment, {
+          endpoint,
+          apiKey,
+          apiVersion,
+          azureADTokenProvider,
+          headers,
+          maxResponseBytes: checkMaxResponseBytes(rest.maxResponseBytes),
+        }),
       // Azure honours all four; unlike a gateway, its own endpoint is not a reason to drop "required".
       toolChoiceSupport: rest.toolChoiceSupport ?? ["auto", "none", "required", "single"],
       maxTokensField: rest.maxTokensField ?? "max_completion_tokens",

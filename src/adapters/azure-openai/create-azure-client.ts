@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
 import { keepIssuedCredentials } from "../../internal/issued-credentials.js";
+import { guardedFetch } from "../../internal/guarded-fetch.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
 import { env } from "../openai/create-openai-client.js";
 import { loadOpenAISDK } from "../openai/load-openai-sdk.js";
@@ -15,6 +16,8 @@ export interface AzureClientSettings {
   apiVersion: string | undefined;
   azureADTokenProvider: (() => Promise<string>) | undefined;
   headers: Record<string, string> | undefined;
+  /** The response body cap (see `maxResponseBytes`). */
+  maxResponseBytes: number;
 }
 
 /**
@@ -54,7 +57,7 @@ function buildClient(
   const common = {
     ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }),
     maxRetries: 0,
-    fetch: platformFetch(Object.keys(settings.headers ?? {})),
+    fetch: guardedFetch(platformFetch(Object.keys(settings.headers ?? {})), settings.maxResponseBytes),
     // The SDK's own logging (an SSE line it cannot parse, with whatever the server echoed) stays quiet: keelson reports.
     logLevel: "off" as const,
   };

@@ -9,6 +9,7 @@ import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
 import type { BedrockConnection } from "./bedrock-calls.js";
 import type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
 import { watchResolvedCredentials } from "./bedrock-secrets.js";
+import { guardBedrockResponses } from "./guard-bedrock-responses.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { bedrockModelProfile } from "./bedrock-model-profiles.js";
 
@@ -63,6 +64,8 @@ export class BedrockChatModel extends ChatModel {
     Object.defineProperty(this, "secrets", { value: staticSecrets(credentials), enumerable: false });
     // A caller's own client too: the key it signs with is cut out of errors as keelson's client's is.
     Object.defineProperty(this, "issued", { value: watchResolvedCredentials(this.client), enumerable: false });
+    // Bodies capped, and a stream answered with a web page refused: on the client keelson built only.
+    if (!client) guardBedrockResponses(this.client, this.maxResponseBytes);
   }
 
   protected override get endpoint(): string {

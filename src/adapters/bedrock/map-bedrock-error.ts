@@ -3,6 +3,7 @@ import { ProviderError } from "../../core/errors/provider-error.js";
 import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import { maxServerTextLength, redactedExcerpt, redactSecrets, redactText } from "../../internal/redact-secrets.js";
+import { transportRefusal } from "../../core/transport/transport-refusal.js";
 
 interface AWSErrorShape {
   name?: string;
@@ -68,6 +69,15 @@ export function mapBedrockError(error: unknown, context: BedrockErrorContext): u
   // provider's silence, not an abort the caller made (the SDK names those AbortError).
   const sdkTimeout = error instanceof Error && error.name === "TimeoutError" && !(error instanceof DOMException);
   if (!(error instanceof Error) || (isAbortError(error) && !sdkTimeout)) return error;
+  const refusal = transportRefusal(error, {
+    providerId: "bedrock",
+    modelId,
+    where: `bedrock ${modelId}`,
+    pageHint:
+      "Check that endpoint points at the Bedrock runtime (bedrock-runtime.<region>.amazonaws.com) and not at a proxy's or a login page.",
+    secrets,
+  });
+  if (refusal) return refusal;
   // The SDK error becomes the cause: cut the secrets out of all of it, should the service echo one,
   // and drop its spent response stream, which holds the signed request headers (the session token).
   redactSecrets(error, secrets);

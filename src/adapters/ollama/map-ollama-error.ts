@@ -4,6 +4,7 @@ import type { ProviderErrorOptions } from "../../core/errors/provider-error.js";
 import { isAbortError } from "../../internal/abort.js";
 import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
 import { maxServerTextLength, redactedExcerpt } from "../../internal/redact-secrets.js";
+import { transportRefusal } from "../../core/transport/transport-refusal.js";
 
 export interface OllamaErrorContext {
   modelId: string;
@@ -25,6 +26,8 @@ const unreachable = new Set([
 ]);
 // undici's header and body timeouts are fetchGaveUp's, told apart before these.
 const timedOut = new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+const pageHint =
+  "Check that host points at the Ollama server itself (default http://127.0.0.1:11434) and not at a proxy's or a login page.";
 const truncatedStream = "Did not receive done or success response in stream.";
 
 /**
@@ -35,6 +38,14 @@ const truncatedStream = "Did not receive done or success response in stream.";
  */
 export function mapOllamaError(error: unknown, context: OllamaErrorContext): unknown {
   if (isAbortError(error) || ChatModelError.isInstance(error) || !(error instanceof Error)) return error;
+  const refusal = transportRefusal(error, {
+    providerId: "ollama",
+    modelId: context.modelId,
+    where: `Ollama ${context.modelId} at ${context.host}`,
+    pageHint: pageHint,
+    secrets: [],
+  });
+  if (refusal) return refusal;
   const base: ProviderErrorOptions = {
     providerId: "ollama",
     modelId: context.modelId,
@@ -86,7 +97,7 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): unk
     // A web page where Ollama's JSON belongs: a proxy's, a login page. A retry gets the same page.
     return new ProviderError(
       `Ollama ${context.modelId} at ${context.host}: the server answered with an HTML page, not Ollama's JSON (${error.message}). ` +
-        "Check that host points at the Ollama server itself (default http://127.0.0.1:11434) and not at a proxy's or a login page.",
+        pageHint,
       { ...base, reason: "server", isRetryable: false },
     );
   }

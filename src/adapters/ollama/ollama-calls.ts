@@ -5,6 +5,7 @@ import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { eitherSignal, isAbortable, settleOnAbort } from "../../internal/abort.js";
 import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
+import { checkStreamBody } from "../../internal/check-stream-body.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
 import { buildOllamaChatRequest } from "./build-ollama-chat-request.js";
 import { mapOllamaError } from "./map-ollama-error.js";
@@ -132,7 +133,10 @@ function clientFor(
           : init;
       const response = await send(url, request);
       if (!response.ok) return errorResponse(response, connection.secrets, refusal);
-      return stream ? strictNDJSON(response) : response;
+      if (!stream) return response;
+      // A web page where the stream belongs (a proxy's, a login page): refused, not read as an empty stream.
+      await checkStreamBody(response, /ndjson/i);
+      return strictNDJSON(response);
     },
   });
   return { client, refusal };

@@ -24,7 +24,7 @@ export interface OllamaChatModelOptions extends ChatModelOptions {
   client?: OllamaClientLike;
   /** Headers sent with every request (for a proxy or ollama.com: `Authorization`); a `User-Agent`, `Accept` or `Content-Type` here replaces the SDK's. @default none */
   headers?: Record<string, string>;
-  /** The fetch every request goes through. @default `globalThis.fetch` (read at each request), with redirects kept to http(s) and credentials kept to their origin */
+  /** The fetch every request goes through (its bodies capped at `maxResponseBytes`, a fetch of your own too). @default `globalThis.fetch` (read at each request), with redirects kept to http(s) and credentials kept to their origin */
   fetch?: typeof fetch;
   /** How long Ollama keeps the model loaded after a request (`keep_alive`: seconds or "5m"). @default the server's */
   keepAlive?: string | number;

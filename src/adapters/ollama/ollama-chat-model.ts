@@ -6,6 +6,7 @@ import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { lazyImport } from "../../internal/lazy-import.js";
+import { guardedFetch } from "../../internal/guarded-fetch.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
 import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
 import type { OllamaConnection } from "./ollama-calls.js";
@@ -74,7 +75,8 @@ export class OllamaChatModel extends ChatModel {
             OllamaClient: loadOllama().Ollama,
             headers: requestHeaders,
             headerOverrides: sdkHeaderOverrides(requestHeaders),
-            fetch: customFetch ?? platformFetch(Object.keys(requestHeaders ?? {})),
+            // Bodies capped, a caller's fetch too.
+            fetch: guardedFetch(customFetch ?? platformFetch(Object.keys(requestHeaders ?? {})), this.maxResponseBytes),
           },
     };
   }

@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import { guardedFetch } from "../../internal/guarded-fetch.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
 import { withEnvelopedErrors } from "./envelope-error-body.js";
 import { loadOpenAISDK } from "./load-openai-sdk.js";
@@ -10,6 +11,8 @@ export interface OpenAIClientSettings {
   baseURL: string | undefined;
   organization: string | undefined;
   headers: Record<string, string> | undefined;
+  /** The response body cap (see `maxResponseBytes`). */
+  maxResponseBytes: number;
 }
 
 /**
@@ -33,7 +36,8 @@ export function createOpenAIClient(settings: OpenAIClientSettings): OpenAI {
     ...(settings.headers === undefined ? {} : { defaultHeaders: settings.headers }),
     maxRetries: 0,
     // The platform fetch; the headers given are credentials too on a redirect to another origin.
-    fetch: platformFetch(Object.keys(settings.headers ?? {})),
+    // Bodies capped, and a stream answered with a web page refused.
+    fetch: guardedFetch(platformFetch(Object.keys(settings.headers ?? {})), settings.maxResponseBytes),
     // The SDK's own logging (an SSE line it cannot parse, with whatever the server echoed) stays quiet: keelson reports.
     logLevel: "off",
   });

@@ -7,6 +7,7 @@ import { abortError } from "../../internal/abort.js";
 import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
 import { networkCause } from "../../internal/network-cause.js";
 import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
+import { transportRefusal } from "../../core/transport/transport-refusal.js";
 import { refusedRequestPart, type SentRequest } from "./refused-request-part.js";
 
 export interface OpenAIErrorContext {
@@ -32,6 +33,7 @@ export interface OpenAIErrorContext {
   fetchLimitFirst?: boolean | undefined;
 }
 
+const pageHint = "Check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page.";
 const contentFilterCodes = new Set(["content_filter", "content_policy_violation"]);
 
 function secretsOf(context: OpenAIErrorContext): (string | undefined)[] {
@@ -48,6 +50,13 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   // The SDK's own abort error is named "Error"; the rest of keelson knows an abort as the platform's AbortError.
   if ((error as { constructor?: { name?: string } } | null)?.constructor?.name === "APIUserAbortError")
     return abortError(undefined);
+  const refusal = transportRefusal(error, {
+    ...context,
+    where: `${context.providerId} ${context.modelId}`,
+    pageHint: pageHint,
+    secrets: secretsOf(context),
+  });
+  if (refusal) return refusal;
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
   const sdkError = error as APIError;
   // The SDK error stays the cause as it came, but never with the key in it (some gateways echo it).

@@ -67,7 +67,7 @@ export async function openOpenAIStream(
   const body = toOpenAIRequest(input, connection.modelId, connection.maxTokensField, true, reasoningField(connection));
   try {
     const stream = await settleOnAbort(
-      connection.client.chat.completions.create(body, requestOptions(connection, context.signal)),
+      connection.client.chat.completions.create(body, requestOptions(connection, context.signal, true)),
       context.signal,
     );
     const reader = new OpenAIStreamReader({ providerId: connection.providerId, modelId: connection.modelId }, (chunk) =>
@@ -145,8 +145,8 @@ function errorContext(
 type RequestOptions = NonNullable<Parameters<OpenAI["chat"]["completions"]["create"]>[1]>;
 
 /** The SDK's request options: retries off, the call's signal and timeout, a long call's dispatcher. */
-function requestOptions(connection: OpenAIConnection, signal: AbortSignal): RequestOptions {
-  return sdkRequestOptions(sdkClient(connection), signal) as RequestOptions;
+function requestOptions(connection: OpenAIConnection, signal: AbortSignal, stream = false): RequestOptions {
+  return sdkRequestOptions(sdkClient(connection), signal, stream) as RequestOptions;
 }
 
 /** The fetch the client sends through (a client's own fetch is its owner's). */

@@ -7,6 +7,7 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { lazyImport } from "../../internal/lazy-import.js";
+import { checkMaxResponseBytes } from "../../internal/max-response-bytes.js";
 import { createOpenAIClient, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
 import type { OpenAIConnection } from "./openai-calls.js";
 import type { MaxTokensField } from "./to-openai-request.js";
@@ -43,7 +44,15 @@ export class OpenAIChatModel extends ChatModel {
 
   constructor(modelId: string, options: OpenAIChatModelOptions = {}) {
     const { apiKey, baseURL, organization, headers, client, maxTokensField, sendReasoningContent, ...rest } = options;
-    const sdk = (client as OpenAI | undefined) ?? createOpenAIClient({ apiKey, baseURL, organization, headers });
+    const sdk =
+      (client as OpenAI | undefined) ??
+      createOpenAIClient({
+        apiKey,
+        baseURL,
+        organization,
+        headers,
+        maxResponseBytes: checkMaxResponseBytes(rest.maxResponseBytes),
+      });
     const isGateway = !isOpenAIBaseURL(sdk.baseURL);
     const toolChoiceSupport: ToolChoiceMode[] = isGateway
       ? ["auto", "none", "single"]

@@ -7,6 +7,9 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { lazyImport } from "../../internal/lazy-import.js";
+import { guardedFetch } from "../../internal/guarded-fetch.js";
+import { checkMaxResponseBytes } from "../../internal/max-response-bytes.js";
+import { platformFetch } from "../../internal/platform-fetch.js";
 import { env, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
 import { withEnvelopedErrors } from "./envelope-error-body.js";
 import { loadOpenAISDK } from "./load-openai-sdk.js";
@@ -44,7 +47,7 @@ export interface OpenAIResponsesChatModelOptions extends ChatModelOptions {
   /**
    * A ready `openai` client, used as it is (`apiKey`, `baseURL`, `organization` and `headers` are
    * then ignored). Its own retries are turned off per request: keelson owns the retries.
-   * @default a client built from the options above, on the SDK's own fetch
+   * @default a client built from the options above, on the platform fetch, its bodies capped at `maxResponseBytes`
    */
   client?: OpenAI;
 }
@@ -67,7 +70,9 @@ export class OpenAIResponsesChatModel extends ChatModel {
 
   constructor(modelId: string, options: OpenAIResponsesChatModelOptions = {}) {
     const { apiKey, baseURL, organization, headers, client, store, ...rest } = options;
-    const sdk = client ?? createResponsesClient(apiKey, baseURL, organization, headers);
+    const sdk =
+      client ??
+      createResponsesClient(apiKey, baseURL, organization, headers, checkMaxResponseBytes(rest.maxResponseBytes));
     const toolChoiceSupport: ToolChoiceMode[] = isOpenAIBaseURL(sdk.baseURL)
       ? ["auto", "none", "required", "single"]
       : ["auto", "none", "single"];
@@ -116,6 +121,7 @@ function createResponsesClient(
   baseURL: string | undefined,
   organization: string | undefined,
   headers: Record<string, string> | undefined,
+  maxResponseBytes: number,
 ): OpenAI {
   const url = baseURL ?? env("OPENAI_BASE_URL") ?? openAIBaseURL;
   let key = apiKey ?? env("OPENAI_API_KEY");
@@ -133,5 +139,8 @@ function createResponsesClient(
     ...(headers === undefined ? {} : { defaultHeaders: headers }),
     // keelson's base class owns retries; the SDK's would multiply every attempt.
     maxRetries: 0,
+    // The platform fetch (redirects kept to http(s), credentials to their origin), bodies capped,
+    // and a stream answered with a web page refused.
+    fetch: guardedFetch(platformFetch(Object.keys(headers ?? {})), maxResponseBytes),
   });
 }

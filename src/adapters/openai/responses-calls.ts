@@ -48,7 +48,7 @@ export async function openResponseStream(
   const body = toResponsesRequest(input, connection.modelId, connection.storage, true);
   try {
     const stream = await settleOnAbort(
-      connection.client.responses.create(body, requestOptions(connection, context.signal)),
+      connection.client.responses.create(body, requestOptions(connection, context.signal, true)),
       context.signal,
     );
     const reader = new ResponsesStreamReader(connection);
@@ -85,6 +85,6 @@ function callError(
 type RequestOptions = NonNullable<Parameters<OpenAI["responses"]["create"]>[1]>;
 
 /** The SDK's request options: retries off, the call's signal and timeout, a long call's dispatcher. */
-function requestOptions(connection: ResponsesConnection, signal: AbortSignal): RequestOptions {
-  return sdkRequestOptions(connection.client as unknown as SDKClientLike, signal) as RequestOptions;
+function requestOptions(connection: ResponsesConnection, signal: AbortSignal, stream = false): RequestOptions {
+  return sdkRequestOptions(connection.client as unknown as SDKClientLike, signal, stream) as RequestOptions;
 }
