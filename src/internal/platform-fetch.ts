@@ -1,4 +1,5 @@
 import { markPlatformFetch } from "./long-call-dispatcher.js";
+import { RefusedRedirectError } from "./refused-redirect-error.js";
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 const maxRedirects = 20;
@@ -50,5 +51,5 @@ function nextRequest(request: RequestInit, status: number, dropped: readonly str
 }
 
 function refused(what: string): TypeError {
-  return new TypeError("fetch failed", { cause: new Error(`keelson refused ${what}`) });
+  return new TypeError("fetch failed", { cause: new RefusedRedirectError(what) });
 }

@@ -96,6 +96,10 @@ describe.each(adapters)("%s redirected", (_name, make, reply) => {
     );
     expect(outcome).not.toBe("an answer from a data: URL");
     expect(ProviderError.isInstance(outcome), String(outcome)).toBe(true);
+    // A redirect keelson will not follow is the same on every try: refused once, naming what and why.
+    expect(outcome).toMatchObject({ code: "refused_redirect", isRetryable: false });
+    expect((outcome as Error).message).toMatch(/refused a redirect to "data:application\/json.*base URL/);
+    expect(server.requests).toHaveLength(1);
   });
 
   it.each(callModes)("should follow a redirect to another http origin to its answer (%s)", async (mode) => {

@@ -1,6 +1,7 @@
 import { ProviderError } from "../errors/provider-error.js";
 import { NotAStreamError } from "../../internal/not-a-stream-error.js";
 import { redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
+import { RefusedRedirectError } from "../../internal/refused-redirect-error.js";
 import { ResponseTooLargeError } from "../../internal/response-too-large-error.js";
 
 export interface TransportRefusalContext {
@@ -18,14 +19,15 @@ const searchDepth = 8;
 
 /**
  * The ProviderError for what keelson's own transport refused — a body past `maxResponseBytes`, a
- * stream request answered with something else — found as the error or in its `cause` chain (an
- * SDK may wrap it). Neither a body too large nor a web page is retried: the same request gets the
- * same answer. undefined for any other error.
+ * stream request answered with something else, a redirect it would not follow — found as the error
+ * or in its `cause` chain (an SDK may wrap it). None of a body too large, a web page or a refused
+ * redirect is retried: the same request gets the same answer. undefined for any other error.
  */
 export function transportRefusal(error: unknown, context: TransportRefusalContext): ProviderError | undefined {
   let found = error;
   for (let depth = 0; depth < searchDepth && found instanceof Error; depth++) {
     if (found instanceof ResponseTooLargeError) return tooLarge(found, error, context);
+    if (found instanceof RefusedRedirectError) return refusedRedirect(found, error, context);
     if (found instanceof NotAStreamError) {
       // It becomes the cause, and it quotes what the server sent: never with a credential in it.
       redactSecrets(error, context.secrets);
@@ -69,6 +71,25 @@ function notAStream(refusal: NotAStreamError, cause: unknown, context: Transport
       code: "not_a_stream",
       // A web page is a misconfiguration a retry fetches again; another body may be a passing fault.
       isRetryable: !refusal.isHTML,
+    },
+  );
+}
+
+function refusedRedirect(
+  refusal: RefusedRedirectError,
+  cause: unknown,
+  context: TransportRefusalContext,
+): ProviderError {
+  return new ProviderError(
+    `${context.where}: keelson refused ${refusal.what}. The server (or a proxy or login gateway in front of ` +
+      "it) answered with a redirect keelson does not follow: check the model's base URL.",
+    {
+      providerId: context.providerId,
+      modelId: context.modelId,
+      cause,
+      reason: "server",
+      code: "refused_redirect",
+      isRetryable: false,
     },
   );
 }
