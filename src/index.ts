@@ -64,7 +64,7 @@ export {
 export type { JSONSchema } from "./core/schema/json-schema.js";
 export type { SchemaInput } from "./core/schema/schema-input.js";
 export type { ChatModelChunk } from "./core/stream/chat-model-chunk.js";
-export { ChatModelStream } from "./core/stream/chat-model-stream.js";
+export { ChatModelStream, type StreamCall } from "./core/stream/chat-model-stream.js";
 export { toolUnionSchema, type ToolUnionSchemaOptions, type UnionTool } from "./core/tool-choice/tool-union-schema.js";
 export type { ToolChoiceMode } from "./core/tool-choice/tool-choice-mode.js";
 export type { ParameterName } from "./core/parameters/parameter-name.js";
