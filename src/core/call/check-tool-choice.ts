@@ -1,7 +1,7 @@
 import type { ToolCallError } from "../errors/tool-call-error.js";
 import type { ToolCall } from "../messages.js";
 import type { Repair } from "../output.js";
-import type { OutputRules } from "./prepare-call.js";
+import type { OutputRules } from "./prepared-call.js";
 import { toolCallError } from "./read-tool-calls.js";
 
 /**

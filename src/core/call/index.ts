@@ -1,6 +1,7 @@
 // The call module's surface: what ChatModel, the cache and the scripted model use of it. Nothing
 // outside src/core/call imports its other files.
-export { prepareCall, type CallSettings, type OutputRules, type PreparedCall } from "./prepare-call.js";
+export { prepareCall } from "./prepare-call.js";
+export type { CallSettings, OutputRules, PreparedCall } from "./prepared-call.js";
 export { runCall, type CallModel } from "./run-call.js";
 export { partialOutput } from "./read-reply.js";
 export { schemaInputOf } from "./kept-schema-inputs.js";

@@ -1,11 +1,4 @@
-import type {
-  ChatModelInput,
-  ChatModelParameters,
-  ProviderInput,
-  ProviderResponseFormat,
-  ProviderTool,
-  ResponseFormat,
-} from "../input.js";
+import type { ChatModelInput, ProviderInput, ProviderTool, ResponseFormat } from "../input.js";
 import type { Message } from "../messages.js";
 import type { JSONSchema } from "../schema/json-schema.js";
 import { isPlainObject } from "../schema/json-schema.js";
@@ -18,74 +11,12 @@ import type { Validator } from "../schema/validate.js";
 import { validatorFor } from "../schema/validate.js";
 import type { Tool, ToolDefinition } from "../tool.js";
 import { defineTool } from "../tool.js";
-import type { ToolChoiceCapabilities, ToolChoicePlan } from "../tool-choice/resolve-tool-choice.js";
+import type { ToolChoiceCapabilities } from "../tool-choice/resolve-tool-choice.js";
 import { resolveToolChoice } from "../tool-choice/resolve-tool-choice.js";
 import type { NormalizedToolChoice } from "../tool-choice/tool-choice-mode.js";
 import { normalizeToolChoice } from "../tool-choice/tool-choice-mode.js";
+import type { CallSettings, OutputRules, PreparedCall, ToolEntry } from "./prepared-call.js";
 import { validateInput } from "./validate-input.js";
-
-/** The model's settings a call is prepared with (a ChatModel has them all), read when it is prepared. */
-export interface CallSettings extends ToolChoiceCapabilities {
-  allowParallelToolCalls: boolean;
-  ignoreParallelToolCalls: boolean;
-  fixInvalidToolCalls: boolean;
-  recoverTextToolCallsOnAuto: boolean;
-  retryOnEmptyResponse: boolean;
-  readonly retry: { readonly maxRetries: number };
-  parameters: ChatModelParameters | undefined;
-}
-
-export type ToolEntry = { tool: ProviderTool; validate: Validator };
-
-/** What a reply must satisfy, fixed when the call is prepared and checked after every attempt. */
-export interface OutputRules {
-  providerId: string;
-  modelId: string;
-  /** The class name, for copy-paste fixes in error messages. */
-  modelClass: string;
-  toolChoiceSupport: ReadonlySet<string>;
-  choice: NormalizedToolChoice;
-  plan: ToolChoicePlan;
-  /** Validators of the tools this call may use, by name. */
-  validators: ReadonlyMap<string, ToolEntry>;
-  allowParallel: boolean;
-  ignoreParallel: boolean;
-  fixInvalidToolCalls: boolean;
-  /** Recover tool calls written as text under toolChoice "auto" too. */
-  recoverTextToolCallsOnAuto: boolean;
-  fallbackTool: string | undefined;
-  retryOnEmptyResponse: boolean;
-  /** Set when the call asked for structured output (a schema or free JSON). */
-  structure?: {
-    validate: Validator | undefined;
-    schema: JSONSchema | undefined;
-    strict: boolean;
-    /** The schema went on the wire as `{ item: <schema> }` (the provider wants an object root): the reply is unwrapped. */
-    wrapped?: boolean;
-  };
-  /** Set when the structured output travels as a forced synthetic tool: its arguments are the object. */
-  structureTool?: string;
-}
-
-/** A call after normalisation: the rung and wire form, the rules its reply must meet, and what the caller gave. */
-export interface PreparedCall {
-  input: ChatModelInput;
-  /** The call's number in the process, which its events carry. */
-  callId: number;
-  messages: Message[];
-  tools: readonly ProviderTool[];
-  choice: NormalizedToolChoice;
-  parallel: boolean;
-  plan: ToolChoicePlan;
-  rules: OutputRules;
-  /** System instructions the base class adds (prompt rungs). */
-  instructions: string[];
-  /** The structured output the caller asked for, as it goes on the wire (when sent natively). */
-  responseFormat: ProviderResponseFormat | undefined;
-  parameters: ChatModelParameters;
-  maxRetries: number;
-  useCache: boolean;
-}
 
 /**
  * A call, prepared from its input and the model's settings as they are now: the input checked, the

@@ -11,7 +11,7 @@ import { preview } from "../tool-calls/parse-tool-arguments.js";
 import { normalizeUsage, sumUsage } from "../usage.js";
 import { checkToolChoice } from "./check-tool-choice.js";
 import { recordSchemaInput, schemaInputOf } from "./kept-schema-inputs.js";
-import type { OutputRules, PreparedCall } from "./prepare-call.js";
+import type { OutputRules, PreparedCall } from "./prepared-call.js";
 import {
   completedAtCutOff,
   cutOffAdvice,

@@ -15,7 +15,8 @@ import { StreamAssembler } from "../stream/stream-assembler.js";
 import type { CapabilityScope, LearnedCapabilities } from "../capabilities/learned-capabilities.js";
 import { learnedEntry, learnedFor, firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import { learnedMessage, recordRefusal, refusalKey, refusalOf, withoutRefusedFields } from "../capabilities/refusal.js";
-import { providerInput, type CallSettings, type PreparedCall } from "./prepare-call.js";
+import { providerInput } from "./prepare-call.js";
+import type { CallSettings, PreparedCall } from "./prepared-call.js";
 import { attemptOf, completeOutput, finalizeOutput, partialOutput } from "./read-reply.js";
 import { repairGuidance } from "./repair-guidance.js";
 
