@@ -61,8 +61,7 @@ function validateMessage(message: Message, index: number): void {
   const { content } = message;
   switch (message.role) {
     case "system":
-      if (typeof content !== "string")
-        throw new TypeError(`input.messages[${index}]: a system message's content must be a string.`);
+      if (typeof content !== "string") throw messageError(index, ": a system message's content must be a string.");
       return;
     case "user":
     case "assistant":
@@ -72,13 +71,15 @@ function validateMessage(message: Message, index: number): void {
       return;
     case "tool":
       if (typeof content !== "string") {
-        throw new TypeError(
-          `input.messages[${index}] is a tool result: its content must be a string (JSON.stringify the tool's result).`,
+        throw messageError(
+          index,
+          " is a tool result: its content must be a string (JSON.stringify the tool's result).",
         );
       }
       if (typeof message.toolCallId !== "string" || typeof message.toolName !== "string") {
-        throw new TypeError(
-          `input.messages[${index}] is a tool result: it needs toolCallId and toolName (from the tool call it answers).`,
+        throw messageError(
+          index,
+          " is a tool result: it needs toolCallId and toolName (from the tool call it answers).",
         );
       }
       return;
@@ -130,9 +131,18 @@ function validatePart(role: "user" | "assistant", part: unknown, index: number, 
 }
 
 function noRole(index: number): TypeError {
-  return new TypeError(`input.messages[${index}] must have role "system", "user", "assistant" or "tool".`);
+  return messageError(index, ' must have role "system", "user", "assistant" or "tool".');
 }
 
 function notContent(index: number): TypeError {
-  return new TypeError(`input.messages[${index}].content must be a string or an array of parts.`);
+  return messageError(index, ".content must be a string or an array of parts.");
+}
+
+/**
+ * `input.messages[index]` and what is wrong with it. Built here, not in a template in the check:
+ * there the optimiser turns the index into a string for every message, the valid ones too (500
+ * messages: 15k instructions a call, 0.6 % of an Ollama history-500 call, npm run bench:instructions).
+ */
+function messageError(index: number, fault: string): TypeError {
+  return new TypeError(`input.messages[${index}]${fault}`);
 }
