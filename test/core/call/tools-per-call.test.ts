@@ -34,6 +34,17 @@ describe("a call's tools, read at each call", () => {
     expect(model.calls[2]!.tools![0]).toMatchObject({ name: "find", parameters: definition.inputSchema });
   });
 
+  it("should send a defined tool's description changed in place, the tools array reused", async () => {
+    const model = new ScriptedChatModel([textStep("one"), textStep("two"), textStep("three")]);
+    const lookup = defineTool({ name: "lookup", description: "first", inputSchema: z.object({ id: z.string() }) });
+    const tools = [lookup, time];
+    await model.create({ messages: [user("Hi")], tools });
+    await model.create({ messages: [user("Hi")], tools });
+    lookup.description = "second";
+    await model.create({ messages: [user("Hi")], tools });
+    expect(model.calls.map((call) => call.tools![0]!.description)).toEqual(["first", "first", "second"]);
+  });
+
   it("should refuse two tools of one name, also once an array reused between calls grows into that", async () => {
     const model = new ScriptedChatModel([textStep("one"), textStep("two")]);
     const tools: ToolDefinition[] = [weather];
