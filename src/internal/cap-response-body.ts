@@ -14,41 +14,82 @@ const utf8 = new TextDecoder();
  * A body whose length is known and within the cap (a `content-length`, no `content-encoding`)
  * comes back as it is: the HTTP framing bounds it.
  *
- * The same Response comes back, its body's readers replaced by capped ones (own properties:
- * `json()`, `text()`, `arrayBuffer()`, `blob()`, `formData()`, `bytes()`, `clone()`, and `body`, a
- * capped stream made when first read). Building a second Response and ReadableStream per request,
- * as this did before, cost 155k instructions per Ollama call (675k → 521k, the raw SDK's 350k) and 135k
+ * The same Response comes back, its body's readers replaced by capped ones (`json()`, `text()`,
+ * `arrayBuffer()`, `blob()`, `formData()`, `bytes()`, `clone()`, and `body`, a capped stream made
+ * when first asked for). Building a second Response and ReadableStream per request,
+ * as this did before, cost 185k instructions per Ollama call (675k → 490k, the raw SDK's 350k) and 135k
  * per OpenAI call (1205k → 1071k, raw 905k): `npm run bench:instructions`, on chunked bodies.
  */
 export function capResponseBody(response: Response, limit: number): Response {
   if (bodyOf.call(response) === null || limit === Infinity || withinCap(response.headers, limit)) return response;
-  // Read when needed: clone() gives the response a new body stream (a branch of the old one's tee).
-  const source = () => bodyOf.call(response)!;
-  let capped: ReadableStream<Uint8Array> | undefined;
-  let read = false;
-  // The whole body, capped: through the capped stream once it was handed out (an SDK may only hold
-  // it, as @anthropic-ai/sdk does for its abort bookkeeping), else read here; once, as fetch allows.
-  const bytes = async () => {
-    if (read || (!capped && bodyUsedOf.call(response)))
-      throw new TypeError("Body is unusable: the response body was already read");
-    read = true;
-    return capped ? readAll(capped, Infinity) : readAll(source(), limit);
-  };
-  const text = async () => utf8.decode(await bytes());
-  return Object.defineProperties(response, {
-    body: { get: () => (capped ??= cappedStream(source(), limit)), configurable: true },
-    arrayBuffer: method(async () => toArrayBuffer(await bytes())),
-    bytes: method(bytes),
-    text: method(text),
-    json: method(async () => JSON.parse(await text()) as unknown),
-    blob: method(async () => new Blob([await bytes()], { type: response.headers.get("content-type") ?? "" })),
-    // FormData parsing stays the platform's, over the capped bytes.
-    formData: method(async () => new Response(await bytes(), { headers: response.headers }).formData()),
-    clone: method(() => capResponseBody(cloneOf.call(response), limit)),
-  });
+  (response as Capped)[cap] = { limit, read: false };
+  // One prototype swap: defining the readers as own properties of each response cost 31k instructions more.
+  return Object.setPrototypeOf(response, CappedBody.prototype) as Response;
 }
 
-const method = (value: unknown): PropertyDescriptor => ({ value, configurable: true, writable: true });
+const cap = Symbol("keelson.cap");
+type Capped = Response & { [cap]: Cap };
+
+interface Cap {
+  readonly limit: number;
+  /** The capped stream, once `body` handed it out (an SDK may only hold it: @anthropic-ai/sdk does, for its abort bookkeeping). */
+  stream?: ReadableStream<Uint8Array>;
+  /** Whether a reader took the body: it is read once, as fetch allows. */
+  read: boolean;
+}
+
+/**
+ * What a capped response reads with: never constructed, fetch's own responses take its prototype
+ * (a Response's below it)
+ * (see capResponseBody). The body is read from fetch's own stream (Response.prototype's getter:
+ * clone() gives a response a new one), through the capped stream once that was handed out.
+ */
+class CappedBody {
+  get body(): ReadableStream<Uint8Array> {
+    const response = this as unknown as Capped;
+    const state = response[cap];
+    return (state.stream ??= cappedStream(bodyOf.call(response)!, state.limit));
+  }
+
+  bytes(this: Capped): Promise<Uint8Array> {
+    return readBody(this);
+  }
+
+  async arrayBuffer(this: Capped): Promise<ArrayBuffer> {
+    return toArrayBuffer(await readBody(this));
+  }
+
+  async text(this: Capped): Promise<string> {
+    return utf8.decode(await readBody(this));
+  }
+
+  async json(this: Capped): Promise<unknown> {
+    return JSON.parse(utf8.decode(await readBody(this))) as unknown;
+  }
+
+  async blob(this: Capped): Promise<Blob> {
+    return new Blob([await readBody(this)], { type: this.headers.get("content-type") ?? "" });
+  }
+
+  /** FormData parsing stays the platform's, over the capped bytes. */
+  async formData(this: Capped): Promise<FormData> {
+    return new Response(await readBody(this), { headers: this.headers }).formData();
+  }
+
+  clone(this: Capped): Response {
+    return capResponseBody(cloneOf.call(this), this[cap].limit);
+  }
+}
+Object.setPrototypeOf(CappedBody.prototype, Response.prototype);
+
+/** The whole body, once, capped. */
+async function readBody(response: Capped): Promise<Uint8Array> {
+  const state = response[cap];
+  if (state.read || (!state.stream && bodyUsedOf.call(response)))
+    throw new TypeError("Body is unusable: the response body was already read");
+  state.read = true;
+  return state.stream ? readAll(state.stream, Infinity) : readAll(bodyOf.call(response)!, state.limit);
+}
 
 /** Every byte of `stream`, or a `ResponseTooLargeError` (the rest cancelled) once more than `limit` came. */
 async function readAll(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
