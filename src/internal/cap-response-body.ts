@@ -16,9 +16,9 @@ const utf8 = new TextDecoder();
  *
  * The same Response comes back, its body's readers replaced by capped ones (`json()`, `text()`,
  * `arrayBuffer()`, `blob()`, `formData()`, `bytes()`, `clone()`, and `body`, a capped stream made
- * when first asked for). Building a second Response and ReadableStream per request,
- * as this did before, cost 185k instructions per Ollama call (675k → 490k, the raw SDK's 350k) and 135k
- * per OpenAI call (1205k → 1071k, raw 905k): `npm run bench:instructions`, on chunked bodies.
+ * when first asked for). Building a second Response and ReadableStream per request, as this did
+ * before, cost 185k instructions per Ollama call (675k → 490k; the raw SDK's 350k) and 165k per
+ * OpenAI call (1205k → 1040k; raw 905k): `npm run bench:instructions`, on chunked bodies.
  */
 export function capResponseBody(response: Response, limit: number): Response {
   if (bodyOf.call(response) === null || limit === Infinity || withinCap(response.headers, limit)) return response;
