@@ -1,7 +1,8 @@
 // One cold import: `node bench/import-worker.mjs <raw|keelson> <openai|ollama|anthropic> <import|construct>`.
 // Times the import of the SDK alone, or of keelson and one adapter; "construct" also builds a
 // client or model (keelson's adapters load their SDK then). keelson and the adapter load as one
-// graph, as a user's two import declarations do. Prints {"ms": n, "peakRssBytes": n}.
+// graph, as a user's two import declarations do. Prints {"ms": n, "peakRssBytes": n}. The mode
+// "none" loads nothing: the process's own start, which `npm run bench:instructions` subtracts.
 import process from "node:process";
 import { performance } from "node:perf_hooks";
 
@@ -9,7 +10,9 @@ const [side, provider, mode] = process.argv.slice(2);
 const host = "http://127.0.0.1:9";
 
 const start = performance.now();
-if (side === "raw" && provider === "openai") {
+if (mode === "none") {
+  // Nothing loaded.
+} else if (side === "raw" && provider === "openai") {
   const { default: OpenAI } = await import("openai");
   if (mode === "construct") new OpenAI({ apiKey: "bench", baseURL: `${host}/v1`, maxRetries: 0 });
 } else if (side === "raw" && provider === "ollama") {

@@ -11,6 +11,8 @@ import type { Side } from "./measure.js";
 // measure of the targets (it also pays for cache misses, sockets and the other core's work).
 // Needs valgrind; takes about 30 s per case and side on 2 cores. BENCH_CASES, BENCH_PROVIDERS,
 // BENCH_ITERATIONS (calls counted), BENCH_WARMUP and BENCH_LISTENERS apply as for `npm run bench`.
+// The cases "<provider> import <import|construct>" count one cold import (and building one client or
+// model) in a fresh process, less the same process importing nothing (bench/import-worker.mjs).
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const config = readConfig();
@@ -20,6 +22,11 @@ if (!(await hasValgrind())) {
 }
 
 const worker = fileURLToPath(new URL("./canned-worker.mjs", import.meta.url));
+const importWorker = fileURLToPath(new URL("./import-worker.mjs", import.meta.url));
+const casePattern = new RegExp(config.cases);
+const importCases = config.providers
+  .flatMap((provider) => (["import", "construct"] as const).map((mode) => ({ provider, mode })))
+  .filter(({ provider, mode }) => casePattern.test(`${provider} import ${mode}`));
 const server = await startFakeServer();
 const rows: { name: string; perCall: Record<Side, InstructionCount> }[] = [];
 try {
@@ -48,13 +55,28 @@ try {
     }
     rows.push({ name, perCall });
   }
+  for (const { provider, mode } of importCases) {
+    const name = `${provider} import ${mode}`;
+    log(name);
+    const count = (side: Side, counted: string) => countInstructions(importWorker, [side, provider, counted], {});
+    const [base, raw, keelson] = await Promise.all([count("raw", "none"), count("raw", mode), count("keelson", mode)]);
+    const less = (full: InstructionCount): InstructionCount => ({
+      executed: full.executed - base.executed,
+      compiling: full.compiling - base.compiling,
+      collecting: full.collecting - base.collecting,
+      allocating: full.allocating - base.allocating,
+    });
+    rows.push({ name, perCall: { raw: less(raw), keelson: less(keelson) } });
+  }
 } finally {
   server.stop();
 }
 
 const thousands = (value: number) => `${Math.round(value / 1000)}k`;
+const total = (count: InstructionCount) => count.executed + count.compiling + count.collecting + count.allocating;
 const lines = [
   `Instructions per call or stream (${config.iterations} counted after ${config.warmup} warm-up, replayed responses; ` +
+    "the import rows: per cold process, less one that imports nothing, × of all four columns' sum; " +
     "executed = everything but TurboFan compiling, GC and glibc's malloc, which the other columns show):",
   "",
   "| case | raw executed | keelson executed | × | raw compiling | keelson compiling | raw GC | keelson GC | raw malloc | keelson malloc |",
@@ -64,7 +86,8 @@ const lines = [
       name,
       thousands(raw.executed),
       thousands(keelson.executed),
-      `${(keelson.executed / raw.executed).toFixed(3)}×`,
+      // An import row's × is of everything the process ran: the SDK's first load compiles (Node's CJS lexer) on both sides.
+      `${(name.includes(" import ") ? total(keelson) / total(raw) : keelson.executed / raw.executed).toFixed(3)}×`,
     ];
     cells.push(
       thousands(raw.compiling),

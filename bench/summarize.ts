@@ -116,7 +116,7 @@ export function checkTargets(calls: CallCase[], imports: ImportCase[], providers
         );
     }
     if (stream)
-      add(`${provider}: per stream (p50), keelson ÷ raw`, stream.ratio.p50Ms, 1.25, stream.ratioInterval.p50Ms);
+      add(`${provider}: per stream (p50), keelson ÷ raw`, stream.ratio.p50Ms, 1.15, stream.ratioInterval.p50Ms);
     if (call && forced) {
       const interval =
         forced.keelsonRoundP50s && call.keelsonRoundP50s
@@ -130,7 +130,7 @@ export function checkTargets(calls: CallCase[], imports: ImportCase[], providers
       );
     }
     if (construct)
-      add(`${provider}: import + construct, keelson ÷ raw`, construct.ratio.ms, 1.15, construct.ratioInterval.ms);
+      add(`${provider}: import + construct, keelson ÷ raw`, construct.ratio.ms, 1.1, construct.ratioInterval.ms);
     const rss = calls.filter((c) => c.provider === provider).map((c) => c.ratio.peakRssBytes);
     if (rss.length > 0) add(`${provider}: peak RSS, worst case, keelson ÷ raw`, Math.max(...rss), 1.1);
   }

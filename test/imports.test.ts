@@ -30,6 +30,12 @@ describe("package entry points", () => {
     expect([...files].some((file) => file.endsWith("src/eval/html-report.ts"))).toBe(true);
   });
 
+  it("should name no root export like a global (the build injects the root into every entry, standing its exports in for free globals)", async () => {
+    const rootExports = Object.keys(await import("../src/index.js"));
+    expect(rootExports).toContain("ChatModel");
+    expect(rootExports.filter((name) => name in globalThis)).toEqual([]);
+  });
+
   it("should see the imports it is looking for (the scan is not blind)", () => {
     const { files, packages } = importGraph("src/testing/index.ts");
     expect(packages).toContain("node"); // node: builtins (node:module for lazyRequire) are seen

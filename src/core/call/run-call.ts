@@ -50,40 +50,33 @@ interface CallState {
  * One call, read top to bottom: each attempt is sent with transport retries (a refused tool_choice
  * learned from once, on the way), its reply settled into the caller's output — or, when unusable
  * and the repair budget has room, re-asked with temporary guidance. `create()` takes the return
- * value (nothing is yielded); `createStream()` passes the chunks through: deltas as they arrive (on
- * the tool-union rungs the raw JSON is held back), a `reset` before a re-ask, the validated tool
- * calls and the finish at the end. A stream's transport errors are retried until its first chunk.
+ * value (nothing is yielded); `createStream()` reads it through `callChunks`: each streamed attempt
+ * is yielded, for its chunks to be read from it as they arrive (on the tool-union rungs the raw JSON
+ * is held back), then a `reset` before a re-ask, the validated tool calls and the finish at the end.
+ * A stream's transport errors are retried until its first chunk.
  */
 export async function* runCall(
   model: CallModel,
   call: PreparedCall,
   linked: CallSignal,
   streamed: boolean,
-): AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined> {
+): AsyncGenerator<ChatModelChunk | StreamedAttempt, ChatModelOutput, undefined> {
   const state: CallState = { call, requests: 0, learned: new Set() };
   const attempts: Attempt[] = [];
   let guidance: Message[] = [];
   for (let repairs = 0; ; repairs++) {
     let raw: ProviderOutput;
     if (streamed) {
-      // One streamed attempt, read here rather than in a generator of its own: a `yield*` level per
-      // chunk cost an Ollama stream 4 % of its instructions (5670k → 5449k, npm run bench:instructions).
       const attempt = new StreamedAttempt(model, linked);
       const opened = await send(model, state, guidance, linked.signal, attempt.open);
       // After the request: a refused tool_choice learned on the way may have moved the call to another rung.
-      attempt.readsFor(state.call);
+      attempt.readsFor(state.call, opened);
       try {
-        for (let result = opened.first; !result.done; result = await opened.chunks.next()) {
-          if (!attempt.shows(result.value)) continue;
-          yield result.value;
-          if (attempt.stopped) break;
-        }
-        attempt.ranOut = !attempt.stopped;
-      } catch (error) {
-        if (!attempt.stopped) throw attempt.failure(error);
+        // Read by callChunks, to the provider stream's end or a stop; a failed read is thrown here.
+        yield attempt;
       } finally {
         // Lets go of the provider's stream when it was left before its end (what it throws on the way out does not matter).
-        if (!attempt.ranOut) await opened.chunks.return?.().catch(() => undefined);
+        if (!attempt.ranOut) await attempt.letGo();
       }
       if (attempt.stopped) return partialOutput(attempt.assembler.output(), state.call, attempts);
       // Some SDKs end a stream quietly when its signal aborts (openai, the AWS event stream): an abort, not a finish.
@@ -99,6 +92,83 @@ export async function* runCall(
     }
     guidance = settled.guidance;
     if (streamed) yield { type: "reset", reason: settled.error.message };
+  }
+}
+
+type CallRun = AsyncGenerator<ChatModelChunk | StreamedAttempt, ChatModelOutput, undefined>;
+type ChunkRead = IteratorResult<ChatModelChunk, ChatModelOutput>;
+
+/** A streamed runCall's chunks, for a ChatModelStream (or the cache), which reads them one at a time. */
+export function callChunks(run: CallRun): AsyncIterator<ChatModelChunk, ChatModelOutput, undefined> {
+  return new CallChunks(run);
+}
+
+/**
+ * runCall resumed between attempts, and each attempt's chunks read straight from the provider's
+ * stream: runCall yielding each chunk itself, a generator level per chunk, cost an Ollama stream 5 %
+ * of its instructions (4592k → 4377k, npm run bench:instructions). Reads do not overlap (a
+ * ChatModelStream orders them).
+ */
+class CallChunks implements AsyncIterator<ChatModelChunk, ChatModelOutput, undefined> {
+  readonly #run: CallRun;
+  /** The attempt whose chunks are being read. */
+  #attempt: StreamedAttempt | undefined;
+
+  constructor(run: CallRun) {
+    this.#run = run;
+  }
+
+  next(): Promise<ChunkRead> {
+    const attempt = this.#attempt;
+    if (attempt === undefined) return this.#run.next().then(this.#passed);
+    // A `newToken` listener stopped the call: runCall ends it with what arrived.
+    if (attempt.stopped) return this.#resume();
+    return attempt.chunks.next().then(this.#took, this.#threw);
+  }
+
+  /** The consumer stops: runCall lets go of the attempt it is reading (its `finally`). */
+  return(): Promise<ChunkRead> {
+    this.#attempt = undefined;
+    return this.#run.return(undefined as never).then(this.#passed);
+  }
+
+  /** What runCall passed: a chunk of its own, an attempt to read (its first chunk read already), or the output. */
+  readonly #passed = (result: IteratorResult<ChatModelChunk | StreamedAttempt, ChatModelOutput>) => {
+    if (result.done || !(result.value instanceof StreamedAttempt)) return result as ChunkRead;
+    this.#attempt = result.value;
+    return this.#took(result.value.first);
+  };
+
+  /** An attempt's chunk: handed out when it is shown; the attempt's end resumes runCall. */
+  readonly #took = (result: IteratorResult<ChatModelChunk, undefined>): ChunkRead | Promise<ChunkRead> => {
+    const attempt = this.#attempt;
+    if (attempt === undefined) return { done: true, value: undefined as never };
+    if (result.done) {
+      attempt.ranOut = true;
+      return this.#resume();
+    }
+    let shown: boolean;
+    try {
+      shown = attempt.shows(result.value);
+    } catch (error) {
+      // A chunk the reply cannot take (an outside adapter's): the read failed.
+      return this.#threw(error);
+    }
+    return shown ? result : this.next();
+  };
+
+  /** A failed read: a stopped call's end, else runCall's error (the ProviderError carrying what arrived). */
+  readonly #threw = (error: unknown): Promise<ChunkRead> => {
+    const attempt = this.#attempt;
+    if (attempt === undefined) return Promise.reject(error);
+    if (attempt.stopped) return this.#resume();
+    this.#attempt = undefined;
+    return this.#run.throw(attempt.failure(error)).then(this.#passed);
+  };
+
+  #resume(): Promise<ChunkRead> {
+    this.#attempt = undefined;
+    return this.#run.next().then(this.#passed);
   }
 }
 
@@ -219,6 +289,9 @@ class StreamedAttempt {
   stopped = false;
   /** The provider's stream ran out: nothing to let go of. */
   ranOut = false;
+  /** The provider's stream, once open, and its first chunk. */
+  chunks!: AsyncIterator<ChatModelChunk, undefined>;
+  first!: IteratorResult<ChatModelChunk, undefined>;
   #call: PreparedCall | undefined;
   #holdBack = false;
   readonly #model: CallModel;
@@ -235,10 +308,17 @@ class StreamedAttempt {
     return { chunks, first: await chunks.next() };
   };
 
-  /** The call the reply is read for (the one sent, once send has learned from a refusal on the way). */
-  readsFor(call: PreparedCall): void {
+  /** Lets go of the provider's stream (what it throws on the way out does not matter). */
+  async letGo(): Promise<void> {
+    await this.chunks?.return?.().catch(() => undefined);
+  }
+
+  /** The stream opened, and the call its reply is read for (the one sent, once send has learned from a refusal on the way). */
+  readsFor(call: PreparedCall, opened: Awaited<ReturnType<StreamedAttempt["open"]>>): void {
     this.#call = call;
     this.#holdBack = holdsBack(call);
+    this.chunks = opened.chunks;
+    this.first = opened.first;
   }
 
   /** Takes one chunk into the reply: whether the caller sees it (a `newToken` for each one seen). */

@@ -49,6 +49,8 @@ export class ChatModelStream<
   /** final()'s reading to the end while a consumer iterates; the chunks it read that the consumer has not taken. */
   #readingToEnd: Promise<void> | undefined;
   readonly #ahead: ChatModelChunk[] = [];
+  /** The call's read in flight: a read that overlaps it waits for it (the call's chunks are read one at a time). */
+  #reading: Promise<unknown> | undefined;
   readonly #waiting: Waiting[] = [];
   readonly #final: Promise<ChatModelOutput>;
   #resolve!: (output: ChatModelOutput) => void;
@@ -118,14 +120,21 @@ export class ChatModelStream<
     return this.#read(this.#took, this.#threw);
   }
 
-  /** Reads the call's next chunk, starting the call on the first read. */
+  /** Reads the call's next chunk, starting the call on the first read; one read at a time, in order. */
   #read(
     took: (result: IteratorResult<ChatModelChunk, ChatModelOutput>) => Result,
     threw: (error: unknown) => Result,
   ): Promise<Result> {
+    if (this.#reading !== undefined) {
+      const after = () => this.#read(took, threw);
+      return this.#reading.then(after, after);
+    }
     try {
       const call = (this.#call ??= this.#open());
-      return call.chunks.next().then(took, threw);
+      const reading = call.chunks.next();
+      // Cleared by the handlers (`took`, `threw`), which run before a read that waited for this one.
+      this.#reading = reading;
+      return reading.then(took, threw);
     } catch (error) {
       return Promise.reject(this.#ended ? error : this.#fail(error));
     }
@@ -133,6 +142,7 @@ export class ChatModelStream<
 
   // One pair of handlers per stream, not per chunk. A read's result ends the call when it is the last.
   readonly #took = (result: IteratorResult<ChatModelChunk, ChatModelOutput>): Result => {
+    this.#reading = undefined;
     if (!result.done) {
       this.#tookFinish = result.value.type === "finish";
       return result;
@@ -142,6 +152,7 @@ export class ChatModelStream<
   };
 
   readonly #threw = (error: unknown): Result => {
+    this.#reading = undefined;
     // A read the consumer left during ends with the stream: the stop was its own.
     if (this.#left) return ended();
     this.#errorSeen = true;
@@ -151,6 +162,7 @@ export class ChatModelStream<
   /** final()'s read of the rest: the chunks go to the consumer (waiting, or later), when there is one. */
   async #readToEnd(): Promise<void> {
     const took = (result: IteratorResult<ChatModelChunk, ChatModelOutput>): Result => {
+      this.#reading = undefined;
       if (result.done) {
         if (!this.#ended) this.#succeed(result.value);
         return ended();
@@ -158,6 +170,7 @@ export class ChatModelStream<
       return result;
     };
     const threw = (error: unknown): never => {
+      this.#reading = undefined;
       throw this.#ended ? (this.#error ?? error) : this.#fail(error);
     };
     while (!this.#ended) {

@@ -20,23 +20,133 @@ export interface OpenedParts<T> {
  * `mapError`. `close` runs once, however reading stops.
  */
 export function chunkStream<T>(open: () => Promise<OpenedParts<T>>): AsyncIterable<ChatModelChunk> {
-  return { [Symbol.asyncIterator]: () => readParts(open) };
+  return { [Symbol.asyncIterator]: () => new PartsReader(open) };
 }
 
-async function* readParts<T>(
-  open: () => Promise<OpenedParts<T>>,
-): AsyncGenerator<ChatModelChunk, undefined, undefined> {
-  const opened = await open();
-  let finished = false;
-  try {
-    for await (const part of opened.parts) yield* opened.toChunks(part);
-    const last = opened.end?.() ?? [];
-    finished = true;
-    yield* last;
-  } catch (error) {
-    throw opened.mapError ? opened.mapError(error) : error;
-  } finally {
-    opened.close?.(finished);
+type Read = IteratorResult<ChatModelChunk, undefined>;
+
+const ended = (): Read => ({ done: true, value: undefined });
+
+/**
+ * chunkStream's iterator, read as an async generator would be (reads that overlap are answered in
+ * order; after an error or a return() every read is the end). Written by hand, one `then` per part:
+ * the generator's `yield*` over each part's chunks cost an Ollama stream 17 % of its instructions
+ * (5509k → 4592k, npm run bench:instructions).
+ */
+class PartsReader<T> implements AsyncIterator<ChatModelChunk, undefined> {
+  readonly #open: () => Promise<OpenedParts<T>>;
+  #opened: OpenedParts<T> | undefined;
+  #parts: AsyncIterator<T> | undefined;
+  /** The chunks of the part last read (or of the end), and how many were handed out. */
+  #chunks: ChatModelChunk[] = [];
+  #taken = 0;
+  /** The parts ran out and `end()` gave the last chunks. */
+  #finished = false;
+  /** Reading is over (an error, a return(), the end read): every read after it is the end. */
+  #over = false;
+  /** The read in flight, which a read or return() that overlaps it waits for. */
+  #pending: Promise<Read> | undefined;
+
+  constructor(open: () => Promise<OpenedParts<T>>) {
+    this.#open = open;
   }
-  return undefined;
+
+  next(): Promise<Read> {
+    if (this.#over) return Promise.resolve(ended());
+    if (this.#pending !== undefined) return this.#pending.then(this.#next, this.#next);
+    if (this.#taken < this.#chunks.length) return Promise.resolve({ done: false, value: this.#chunks[this.#taken++]! });
+    if (this.#finished) {
+      this.#stop(true);
+      return Promise.resolve(ended());
+    }
+    this.#pending = this.#parts === undefined ? this.#start() : this.#parts.next().then(this.#took, this.#threw);
+    return this.#pending;
+  }
+
+  return(): Promise<Read> {
+    if (this.#pending !== undefined && !this.#over) return this.#pending.then(this.#return, this.#return);
+    return this.#leave();
+  }
+
+  readonly #next = () => this.next();
+  readonly #return = () => this.return();
+
+  /** The first read: the stream opened (its errors as they are), then its first part read. */
+  async #start(): Promise<Read> {
+    let opened: OpenedParts<T>;
+    try {
+      opened = await this.#open();
+    } catch (error) {
+      this.#over = true;
+      throw error;
+    }
+    this.#opened = opened;
+    try {
+      this.#parts = opened.parts[Symbol.asyncIterator]();
+    } catch (error) {
+      return this.#fail(error, false);
+    }
+    this.#pending = undefined;
+    return this.next();
+  }
+
+  readonly #took = (result: IteratorResult<T>): Read | Promise<Read> => {
+    this.#pending = undefined;
+    const opened = this.#opened!;
+    try {
+      if (result.done) {
+        this.#chunks = opened.end?.() ?? [];
+        this.#finished = true;
+      } else this.#chunks = opened.toChunks(result.value);
+    } catch (error) {
+      // An unreadable part lets go of the parts first, as a `for await` left by a throw does.
+      return this.#fail(error, !result.done);
+    }
+    if (this.#chunks.length === 0) return this.next();
+    this.#taken = 1;
+    return { done: false, value: this.#chunks[0]! };
+  };
+
+  readonly #threw = (error: unknown): Promise<Read> => {
+    this.#pending = undefined;
+    return this.#fail(error, false);
+  };
+
+  async #fail(error: unknown, returnParts: boolean): Promise<Read> {
+    this.#over = true;
+    this.#chunks = [];
+    if (returnParts) await Promise.resolve(this.#parts?.return?.()).catch(() => undefined);
+    try {
+      throw this.#opened?.mapError ? this.#opened.mapError(error) : error;
+    } finally {
+      this.#stop(false);
+    }
+  }
+
+  /** The consumer stops: the provider's parts let go of, unless they ran out (what returning them throws is mapped). */
+  async #leave(): Promise<Read> {
+    if (this.#over || this.#opened === undefined) {
+      this.#over = true;
+      return ended();
+    }
+    this.#over = true;
+    this.#chunks = [];
+    if (this.#finished) {
+      this.#stop(true);
+      return ended();
+    }
+    try {
+      await this.#parts?.return?.();
+    } catch (error) {
+      throw this.#opened.mapError ? this.#opened.mapError(error) : error;
+    } finally {
+      this.#stop(false);
+    }
+    return ended();
+  }
+
+  #stop(finished: boolean): void {
+    this.#over = true;
+    this.#opened?.close?.(finished);
+  }
 }
