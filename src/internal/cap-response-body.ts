@@ -39,10 +39,10 @@ interface Cap {
 }
 
 /**
- * What a capped response reads with: never constructed, fetch's own responses take its prototype
- * (a Response's below it)
- * (see capResponseBody). The body is read from fetch's own stream (Response.prototype's getter:
- * clone() gives a response a new one), through the capped stream once that was handed out.
+ * What a capped response reads with. Never constructed: fetch's own responses take its prototype
+ * (Response.prototype below it, see capResponseBody). The body is read from fetch's own stream
+ * (Response.prototype's getter, read at each use: clone() gives a response a new one), through the
+ * capped stream once that was handed out.
  */
 class CappedBody {
   get body(): ReadableStream<Uint8Array> {
