@@ -70,4 +70,34 @@ describe("importing keelson at runtime", () => {
     expect(JSON.parse(stdout)).toEqual({ before: 0, after: expect.any(Number) });
     expect(JSON.parse(stdout).after).toBeGreaterThan(0);
   });
+
+  it("should not touch fetch's classes until a request is sent (Node loads its fetch, ~20 ms, when one is first read)", async () => {
+    const { execFile } = await import("node:child_process");
+    const { promisify } = await import("node:util");
+    // Each class is wrapped in a getter that notes its use, then hands out the platform's own. (The raw SDKs
+    // read the global \`fetch\` when built, as keelson's adapters do: that function loads nothing until called.)
+    const script = `
+      const touched = [];
+      for (const name of ["Response", "Request", "Headers", "FormData"]) {
+        const own = Object.getOwnPropertyDescriptor(globalThis, name);
+        Object.defineProperty(globalThis, name, {
+          configurable: true,
+          get() { touched.push(name); return own.get ? own.get.call(globalThis) : own.value; },
+        });
+      }
+      const { createChatModel } = await import("./src/index.ts");
+      const { OllamaChatModel } = await import("./src/adapters/ollama/index.ts");
+      const { OpenAIChatModel } = await import("./src/adapters/openai/index.ts");
+      createChatModel("ollama:llama3.1");
+      new OllamaChatModel("llama3.1", { host: "http://127.0.0.1:9" });
+      new OpenAIChatModel("gpt-4o", { apiKey: "test", baseURL: "http://127.0.0.1:9/v1" });
+      console.log(JSON.stringify([...new Set(touched)]));
+    `;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { cwd: root },
+    );
+    expect(JSON.parse(stdout)).toEqual([]);
+  });
 });

@@ -1,10 +1,5 @@
 import { ResponseTooLargeError } from "./response-too-large-error.js";
 
-const bodyOf = Object.getOwnPropertyDescriptor(Response.prototype, "body")!.get as (
-  this: Response,
-) => ReadableStream<Uint8Array> | null;
-const bodyUsedOf = Object.getOwnPropertyDescriptor(Response.prototype, "bodyUsed")!.get as (this: Response) => boolean;
-const cloneOf = Response.prototype.clone;
 const utf8 = new TextDecoder();
 
 /**
@@ -21,10 +16,34 @@ const utf8 = new TextDecoder();
  * OpenAI call (1205k → 1040k; raw 905k): `npm run bench:instructions`, on chunked bodies.
  */
 export function capResponseBody(response: Response, limit: number): Response {
+  const { bodyOf } = platform();
   if (bodyOf.call(response) === null || limit === Infinity || withinCap(response.headers, limit)) return response;
   (response as Capped)[cap] = { limit, read: false };
   // One prototype swap: defining the readers as own properties of each response cost 31k instructions more.
   return Object.setPrototypeOf(response, CappedBody.prototype) as Response;
+}
+
+interface PlatformResponse {
+  bodyOf: (this: Response) => ReadableStream<Uint8Array> | null;
+  bodyUsedOf: (this: Response) => boolean;
+  cloneOf: (this: Response) => Response;
+}
+let platformResponse: PlatformResponse | undefined;
+
+/**
+ * fetch's own Response readers, read at the first cap, not at import: Node loads its fetch (undici)
+ * when `Response` is first touched, ~20 ms that a process which never calls a provider need not pay
+ * (`npm run bench`, ollama import + construct).
+ */
+function platform(): PlatformResponse {
+  if (platformResponse) return platformResponse;
+  const proto = Response.prototype;
+  Object.setPrototypeOf(CappedBody.prototype, proto);
+  return (platformResponse = {
+    bodyOf: Object.getOwnPropertyDescriptor(proto, "body")!.get as PlatformResponse["bodyOf"],
+    bodyUsedOf: Object.getOwnPropertyDescriptor(proto, "bodyUsed")!.get as PlatformResponse["bodyUsedOf"],
+    cloneOf: proto.clone,
+  });
 }
 
 const cap = Symbol("keelson.cap");
@@ -48,7 +67,7 @@ class CappedBody {
   get body(): ReadableStream<Uint8Array> {
     const response = this as unknown as Capped;
     const state = response[cap];
-    return (state.stream ??= cappedStream(bodyOf.call(response)!, state.limit));
+    return (state.stream ??= cappedStream(platform().bodyOf.call(response)!, state.limit));
   }
 
   bytes(this: Capped): Promise<Uint8Array> {
@@ -77,14 +96,14 @@ class CappedBody {
   }
 
   clone(this: Capped): Response {
-    return capResponseBody(cloneOf.call(this), this[cap].limit);
+    return capResponseBody(platform().cloneOf.call(this), this[cap].limit);
   }
 }
-Object.setPrototypeOf(CappedBody.prototype, Response.prototype);
 
 /** The whole body, once, capped. */
 async function readBody(response: Capped): Promise<Uint8Array> {
   const state = response[cap];
+  const { bodyOf, bodyUsedOf } = platform();
   if (state.read || (!state.stream && bodyUsedOf.call(response)))
     throw new TypeError("Body is unusable: the response body was already read");
   state.read = true;
