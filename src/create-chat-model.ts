@@ -8,7 +8,7 @@ import { OllamaChatModel } from "./adapters/ollama/index.js";
 import type { OllamaChatModelOptions } from "./adapters/ollama/ollama-chat-model-options.js";
 import { OpenAIChatModel } from "./adapters/openai/index.js";
 import type { OpenAIChatModelOptions } from "./adapters/openai/openai-chat-model-options.js";
-import type { ChatModel } from "./core/chat-model.js";
+import type { ChatModel } from "./core/model/chat-model.js";
 import {
   createOpenAICompatibleModel,
   openAICompatiblePresets,

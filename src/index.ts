@@ -2,9 +2,9 @@
  * The chat-model interface, messages, tools, output, errors, caches and `createChatModel`.
  * @module keelson
  */
-export { ChatModel } from "./core/chat-model.js";
-export type { ChatModelOptions, ChatModelProfile } from "./core/chat-model-options.js";
-export { ChatModelEmitter, type Listening } from "./core/chat-model-emitter.js";
+export { ChatModel } from "./core/model/chat-model.js";
+export type { ChatModelOptions, ChatModelProfile } from "./core/model/chat-model-options.js";
+export { ChatModelEmitter, type Listening } from "./core/model/chat-model-emitter.js";
 export type * from "./core/events.js";
 export type {
   ChatModelInput,

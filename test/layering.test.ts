@@ -19,9 +19,9 @@ async function problems(filePath: string, source: string): Promise<string[]> {
 
 describe("the layering rules", () => {
   it.each([
-    ["src/core/chat-model.ts", 'import { OpenAIChatModel } from "../adapters/openai/openai-chat-model.js";'],
+    ["src/core/model/chat-model.ts", 'import { OpenAIChatModel } from "../../adapters/openai/openai-chat-model.js";'],
     ["src/core/call/run-call.ts", 'import type { X } from "../../adapters/ollama/ollama-calls.js";'],
-    ["src/core/chat-model.ts", 'import { ScriptedChatModel } from "../testing/scripted-chat-model.js";'],
+    ["src/core/model/chat-model.ts", 'import { ScriptedChatModel } from "../../testing/scripted-chat-model.js";'],
     ["src/core/cache/memory-cache.ts", 'import { defineTool } from "keelson";'],
     ["src/internal/abort.ts", 'import { ProviderError } from "../core/errors/provider-error.js";'],
     ["src/adapters/openai/map-openai-error.ts", 'import { mapOllamaError } from "../ollama/map-ollama-error.js";'],
@@ -33,9 +33,9 @@ describe("the layering rules", () => {
   });
 
   it.each([
-    ["src/core/chat-model.ts", 'import { callSignal } from "../internal/abort.js";'],
+    ["src/core/model/chat-model.ts", 'import { callSignal } from "../../internal/abort.js";'],
     ["src/core/call/run-call.ts", 'import { ProviderError } from "../errors/provider-error.js";'],
-    ["src/adapters/openai/openai-calls.ts", 'import { ChatModel } from "../../core/chat-model.js";'],
+    ["src/adapters/openai/openai-calls.ts", 'import { ChatModel } from "../../core/model/chat-model.js";'],
     ["src/adapters/ollama/ollama-calls.ts", 'import { abortError } from "../../internal/abort.js";'],
     ["src/adapters/azure-openai/create-azure-client.ts", 'import { env } from "../openai/create-openai-client.js";'],
     ["src/internal/platform-fetch.ts", 'import { markPlatformFetch } from "./long-call-dispatcher.js";'],

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { ChatModel } from "../core/chat-model.js";
-import type { ChatModelOptions } from "../core/chat-model-options.js";
+import type { ChatModel } from "../core/model/chat-model.js";
+import type { ChatModelOptions } from "../core/model/chat-model-options.js";
 import { toToolChoiceSupport } from "../core/tool-choice/tool-choice-mode.js";
 import { createChatModel, type ChatModelName } from "../create-chat-model.js";
 import { RecordingChatModel } from "../testing/record-replay/recording-chat-model.js";

@@ -1,4 +1,4 @@
-import type { ChatModelOptions } from "../core/chat-model-options.js";
+import type { ChatModelOptions } from "../core/model/chat-model-options.js";
 
 /** A capability profile: a name, and the constructor options that put a model on it. */
 export interface EvalProfile {

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { ChatModel } from "../core/chat-model.js";
+import type { ChatModel } from "../core/model/chat-model.js";
 import type { ChatModelInput } from "../core/input.js";
 import type { ChatModelOutput } from "../core/output.js";
 import type { EvalCase } from "./eval-case.js";

@@ -1,4 +1,4 @@
-import { ChatModel, nextCallId } from "../core/chat-model.js";
+import { ChatModel, nextCallId } from "../core/model/chat-model.js";
 import type { ChatModelEvents } from "../core/events.js";
 import type { ChatModelInput, InferResponseFormatOutput, ProviderInput, ResponseFormat } from "../core/input.js";
 import type { ChatModelOutput, ModelRef, ProviderOutput } from "../core/output.js";

@@ -1,4 +1,4 @@
-import type { ChatModel } from "../core/chat-model.js";
+import type { ChatModel } from "../core/model/chat-model.js";
 import type { ChatModelEvents } from "../core/events.js";
 import type { ChatModelInput } from "../core/input.js";
 

@@ -1,4 +1,4 @@
-import type { ChatModel } from "../core/chat-model.js";
+import type { ChatModel } from "../core/model/chat-model.js";
 import type { ChatModelInput } from "../core/input.js";
 
 /** One member's turn in a call: its input (the caller's, with the time left of the call's timeout) and how it ended. */

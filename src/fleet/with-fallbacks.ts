@@ -1,4 +1,4 @@
-import type { ChatModel } from "../core/chat-model.js";
+import type { ChatModel } from "../core/model/chat-model.js";
 import { FallbackChatModel } from "./fallback-chat-model.js";
 import type { WithFallbacksOptions } from "./with-fallbacks-options.js";
 

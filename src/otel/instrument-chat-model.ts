@@ -1,5 +1,5 @@
 import type { Span, Tracer } from "@opentelemetry/api";
-import type { ChatModel } from "../core/chat-model.js";
+import type { ChatModel } from "../core/model/chat-model.js";
 import type { ChatModelEvents } from "../core/events.js";
 import { requestAttributes, responseAttributes } from "./gen-ai-attributes.js";
 import { genAIMessages, genAIOutputMessage } from "./gen-ai-messages.js";

@@ -1,4 +1,4 @@
-import type { ChatModel } from "../core/chat-model.js";
+import type { ChatModel } from "../core/model/chat-model.js";
 import type { ChatModelInput, InferResponseFormatOutput, ResponseFormat, ToolChoice } from "../core/input.js";
 import type { Message, ToolCall } from "../core/messages.js";
 import type { ChatModelOutput } from "../core/output.js";

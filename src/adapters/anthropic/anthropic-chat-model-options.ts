@@ -1,4 +1,4 @@
-import type { ChatModelOptions } from "../../core/chat-model-options.js";
+import type { ChatModelOptions } from "../../core/model/chat-model-options.js";
 
 /**
  * An `Anthropic` client of the `@anthropic-ai/sdk` package, seen structurally: keelson's types never

@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { ChatModel } from "../../core/chat-model.js";
+import { ChatModel } from "../../core/model/chat-model.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";

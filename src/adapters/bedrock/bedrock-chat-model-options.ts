@@ -1,4 +1,4 @@
-import type { ChatModelOptions } from "../../core/chat-model-options.js";
+import type { ChatModelOptions } from "../../core/model/chat-model-options.js";
 
 /**
  * A `BedrockRuntimeClient` of `@aws-sdk/client-bedrock-runtime`, seen structurally: keelson's types

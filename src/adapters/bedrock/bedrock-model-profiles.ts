@@ -1,4 +1,4 @@
-import type { ChatModelProfile } from "../../core/chat-model-options.js";
+import type { ChatModelProfile } from "../../core/model/chat-model-options.js";
 import type { ParameterName } from "../../core/parameters/parameter-name.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
 

@@ -1,4 +1,4 @@
-import type { ChatModelOptions } from "../../core/chat-model-options.js";
+import type { ChatModelOptions } from "../../core/model/chat-model-options.js";
 
 /**
  * An `Ollama` client of the `ollama` package, seen structurally: keelson's types never import an

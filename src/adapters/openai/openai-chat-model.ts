@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { ChatModel } from "../../core/chat-model.js";
+import { ChatModel } from "../../core/model/chat-model.js";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput, ToolChoiceRung } from "../../core/output.js";

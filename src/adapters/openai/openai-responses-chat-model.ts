@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
-import { ChatModel } from "../../core/chat-model.js";
-import type { ChatModelOptions } from "../../core/chat-model-options.js";
+import { ChatModel } from "../../core/model/chat-model.js";
+import type { ChatModelOptions } from "../../core/model/chat-model-options.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";

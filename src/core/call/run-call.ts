@@ -1,5 +1,5 @@
 import { abortError, isAbortError, throwIfAborted, type CallSignal } from "../../internal/abort.js";
-import type { EventSink } from "../chat-model-emitter.js";
+import type { EventSink } from "../model/chat-model-emitter.js";
 import type { ChatModelError } from "../errors/chat-model-error.js";
 import { EmptyResponseError } from "../errors/empty-response-error.js";
 import { ProviderError } from "../errors/provider-error.js";

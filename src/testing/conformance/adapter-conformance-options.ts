@@ -1,5 +1,5 @@
-import type { ChatModel } from "../../core/chat-model.js";
-import type { ChatModelOptions } from "../../core/chat-model-options.js";
+import type { ChatModel } from "../../core/model/chat-model.js";
+import type { ChatModelOptions } from "../../core/model/chat-model-options.js";
 import type { FinishReason } from "../../core/output.js";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ToolDefinition } from "../../core/tool.js";

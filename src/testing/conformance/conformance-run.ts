@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { ChatModel } from "../../core/chat-model.js";
-import type { ChatModelOptions } from "../../core/chat-model-options.js";
+import type { ChatModel } from "../../core/model/chat-model.js";
+import type { ChatModelOptions } from "../../core/model/chat-model-options.js";
 import type { ChatModelInput } from "../../core/input.js";
 import type { ChatModelOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ChatModel } from "../../core/chat-model.js";
+import type { ChatModel } from "../../core/model/chat-model.js";
 import { ProviderError } from "../../core/errors/provider-error.js";
 import { answerToolName } from "../../core/tool-choice/resolve-tools-or-answer.js";
 import type { ToolDefinition } from "../../core/tool.js";

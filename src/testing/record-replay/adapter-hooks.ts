@@ -1,8 +1,8 @@
-import type { ChatModel } from "../../core/chat-model.js";
+import type { ChatModel } from "../../core/model/chat-model.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
-import type { ChatModelOptions } from "../../core/chat-model-options.js";
+import type { ChatModelOptions } from "../../core/model/chat-model-options.js";
 import type { Cassette, CassetteSettings } from "./cassette.js";
 
 /** A model's adapter hooks, reached from a wrapper in the same package. */

@@ -1,5 +1,5 @@
-import { ChatModel } from "../../core/chat-model.js";
-import type { ChatModelOptions } from "../../core/chat-model-options.js";
+import { ChatModel } from "../../core/model/chat-model.js";
+import type { ChatModelOptions } from "../../core/model/chat-model-options.js";
 import { ProviderError } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";

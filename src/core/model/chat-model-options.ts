@@ -1,9 +1,9 @@
-import type { ChatModelCache } from "./cache/chat-model-cache.js";
-import type { ChatModelParameters } from "./input.js";
-import type { ParameterName } from "./parameters/parameter-name.js";
-import type { RetryOptions } from "./retry/retry-options.js";
-import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
-import type { RateLimitOptions } from "../fleet/rate-limit-options.js";
+import type { ChatModelCache } from "../cache/chat-model-cache.js";
+import type { ChatModelParameters } from "../input.js";
+import type { ParameterName } from "../parameters/parameter-name.js";
+import type { RetryOptions } from "../retry/retry-options.js";
+import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
+import type { RateLimitOptions } from "../../fleet/rate-limit-options.js";
 
 /** Options every model takes; each adapter adds its own. */
 export interface ChatModelOptions {

@@ -1,7 +1,7 @@
 import type { EventEmitter as EventEmitterClass } from "eventemitter3";
-import { describeThrown } from "../internal/describe-thrown.js";
-import { lazyRequire } from "./errors/lazy-require.js";
-import type { ChatModelEvents } from "./events.js";
+import { describeThrown } from "../../internal/describe-thrown.js";
+import { lazyRequire } from "../errors/lazy-require.js";
+import type { ChatModelEvents } from "../events.js";
 
 // Required rather than imported: from ESM, importing this CommonJS package costs several times
 // more than requiring it. It is the same module object either way (its ESM entry wraps this one).

@@ -1,13 +1,14 @@
-import { callError, callSignal, throwIfAborted, type CallSignal } from "../internal/abort.js";
-import { cacheKey } from "./cache/cache-key.js";
-import { CacheLayer } from "./cache/cache-layer.js";
-import { checkCacheTimeout } from "./cache/guarded-store.js";
-import type { ChatModelCache } from "./cache/chat-model-cache.js";
-import { NullCache } from "./cache/null-cache.js";
-import { callChunks, prepareCall, runCall, type CallModel, type PreparedCall } from "./call/index.js";
+import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
+import { cacheKey } from "../cache/cache-key.js";
+import { CacheLayer } from "../cache/cache-layer.js";
+import { checkCacheTimeout } from "../cache/guarded-store.js";
+import type { ChatModelCache } from "../cache/chat-model-cache.js";
+import { NullCache } from "../cache/null-cache.js";
+import { callChunks, runCall, type CallModel, type PreparedCall } from "../call/index.js";
+import { callBridge } from "./call-bridge.js";
 import { ChatModelEmitter, noListeners } from "./chat-model-emitter.js";
 import type { ChatModelOptions, ChatModelProfile } from "./chat-model-options.js";
-import type { ChatModelEvents } from "./events.js";
+import type { ChatModelEvents } from "../events.js";
 import type {
   ChatModelInput,
   ChatModelParameters,
@@ -17,24 +18,22 @@ import type {
   ResponseFormat,
   RunContext,
   StructureInput,
-} from "./input.js";
-import type { ToolCall } from "./messages.js";
-import type { ChatModelOutput, ProviderOutput, ToolChoiceRung } from "./output.js";
-import type { AnyTool, ToolCallOf } from "./tool.js";
-import type { ParameterName } from "./parameters/parameter-name.js";
-import { toParameterSet } from "./parameters/parameter-name.js";
-import { firstAnnouncement, learnedFor, type LearnedCapabilities } from "./capabilities/learned-capabilities.js";
-import { dropUnsupportedParameters, droppedParameterMessage } from "./parameters/drop-unsupported-parameters.js";
-import type { ResolvedRetryOptions } from "./retry/retry-options.js";
-import { resolveRetryOptions } from "./retry/retry-options.js";
-import type { SchemaInput } from "./schema/schema-input.js";
-import { isDelta, type ChatModelChunk } from "./stream/chat-model-chunk.js";
-import { ChatModelStream, type StreamCall } from "./stream/chat-model-stream.js";
-import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
-import { toToolChoiceSupport } from "./tool-choice/tool-choice-mode.js";
-import { checkRateLimitOptions, type RateLimitOptions } from "../fleet/rate-limit-options.js";
-import { rateLimitedRequests, type ModelRequests } from "../fleet/rate-limited-requests.js";
-import { checkMaxResponseBytes } from "../internal/max-response-bytes.js";
+} from "../input.js";
+import type { ToolCall } from "../messages.js";
+import type { ChatModelOutput, ProviderOutput, ToolChoiceRung } from "../output.js";
+import type { AnyTool, ToolCallOf } from "../tool.js";
+import type { ParameterName } from "../parameters/parameter-name.js";
+import { toParameterSet } from "../parameters/parameter-name.js";
+import { learnedFor, type LearnedCapabilities } from "../capabilities/learned-capabilities.js";
+import type { ResolvedRetryOptions } from "../retry/retry-options.js";
+import { resolveRetryOptions } from "../retry/retry-options.js";
+import type { SchemaInput } from "../schema/schema-input.js";
+import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { ChatModelStream, type StreamCall } from "../stream/chat-model-stream.js";
+import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
+import { toToolChoiceSupport } from "../tool-choice/tool-choice-mode.js";
+import { checkRateLimitOptions, type RateLimitOptions } from "../../fleet/rate-limit-options.js";
+import { checkMaxResponseBytes } from "../../internal/max-response-bytes.js";
 
 /** The calls made so far in this process, by every model: the last call's `callId`. */
 let callCount = 0;
@@ -89,7 +88,7 @@ export abstract class ChatModel {
    */
   protected readonly plainCallsShareInertSignal: boolean = false;
   /** What this model's calls read from it (made on its first call; a clone makes its own). */
-  private callBridge: CallModel | undefined;
+  private bridge: CallModel | undefined;
   /** Identical calls in flight, sharing one request (made on the first cached call). */
   private cacheLayer: CacheLayer | undefined;
 
@@ -298,7 +297,7 @@ export abstract class ChatModel {
       parameters: this.parameters === undefined ? undefined : structuredClone(this.parameters),
       retry: { ...this.retry },
       madeEmitter: undefined,
-      callBridge: undefined,
+      bridge: undefined,
       cacheLayer: undefined,
     });
     return copy;
@@ -383,49 +382,17 @@ export abstract class ChatModel {
     );
   }
 
-  /** The bridge this model's calls read it through: its settings, events, adapter and repair budget. */
+  /** The bridge this model's calls read it through (made on its first call; a clone makes its own). */
   private callModel(): CallModel {
-    if (this.callBridge) return this.callBridge;
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the bridge reads the model's fields at each use
-    const model = this;
-    const modelClass = this.constructor.name;
-    const scope = { providerId: model.providerId, scope: model.capabilityScope, modelId: model.modelId };
-    return (this.callBridge = {
-      settings: model,
-      scope,
-      get emitter() {
-        return model.madeEmitter ?? noListeners;
-      },
-      retry: model.retry,
-      // Read at each repair: a maxRepairAttempts assigned after the model was made holds for the calls after it.
-      get maxRepairAttempts() {
-        const budget: unknown = model.maxRepairAttempts;
-        // Checked as the constructor checks it: NaN or undefined would re-ask without bound.
-        if (!(Number.isInteger(budget) && (budget as number) >= 0)) {
-          throw new TypeError(
-            `maxRepairAttempts must be a non-negative integer, got ${String(budget)} (assigned to the model after it was made).`,
-          );
-        }
-        return budget as number;
-      },
-      prepare: (input, callId) => {
-        const call = prepareCall(input, callId, model, modelClass);
-        for (const name of dropUnsupportedParameters(call.parameters, model)) {
-          // One warning per process, provider, endpoint, model and parameter (a refusal learned announced it already),
-          // spent only on a model that listens: a later listener still hears of a parameter dropped unheard.
-          if (!model.madeEmitter?.listening.warning || !firstAnnouncement(scope, `parameter:${name}`)) continue;
-          const message = droppedParameterMessage(model, name);
-          model.emit("warning", { input, callId, code: "unsupported-parameter", message });
-        }
-        if (call.plan.rung !== "native" && call.plan.reason) {
-          const note = model.fallbackNote(call.plan.rung);
-          const reason = note ? `${call.plan.reason}. ${note}` : call.plan.reason;
-          model.emit("fallback", { input, callId, rung: call.plan.rung, reason });
-        }
-        return call;
-      },
-      ...this.requests(),
-    });
+    return (this.bridge ??= callBridge(this, {
+      madeEmitter: () => this.madeEmitter,
+      emit: (event, payload) => this.emit(event, payload),
+      fallbackNote: (rung) => this.fallbackNote(rung),
+      request: (input, context) => this._create(input, context),
+      requestStream: (input, context) => this._createStream(input, context),
+      endpoint: this.endpoint,
+      capabilityScope: this.capabilityScope,
+    }));
   }
 
   /** The call's cache key, or undefined when it bypasses the cache (none set, or `cache: false`). */
@@ -444,22 +411,6 @@ export abstract class ChatModel {
         return emitter();
       },
     };
-  }
-
-  /**
-   * The requests to the adapter: each one held to the model's rate limit, when it has one, before
-   * it is sent (every attempt, retries included), and settled once it is answered.
-   */
-  private requests(): ModelRequests {
-    const requests: ModelRequests = {
-      request: (input, context) => this._create(input, context),
-      requestStream: (input, context) => this._createStream(input, context),
-    };
-    if (this.rateLimit === undefined) return requests;
-    const model = { providerId: this.providerId, modelId: this.modelId, endpoint: this.endpoint };
-    return rateLimitedRequests(this.rateLimit, model, requests, (message, { call }) => {
-      if (call) this.emit("warning", { input: call.input, callId: call.callId, code: "rate-limit-store", message });
-    });
   }
 
   /** Emits an event when it has a listener (nothing is built for an event nobody listens to). */

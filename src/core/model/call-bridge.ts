@@ -1,0 +1,99 @@
+import { prepareCall, type CallModel, type CallSettings } from "../call/index.js";
+import { firstAnnouncement } from "../capabilities/learned-capabilities.js";
+import type { ChatModelEvents } from "../events.js";
+import type { ProviderInput, RunContext } from "../input.js";
+import type { ProviderOutput, ToolChoiceRung } from "../output.js";
+import {
+  dropUnsupportedParameters,
+  droppedParameterMessage,
+  type ParameterSupport,
+} from "../parameters/drop-unsupported-parameters.js";
+import type { ResolvedRetryOptions } from "../retry/retry-options.js";
+import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
+import type { RateLimitOptions } from "../../fleet/rate-limit-options.js";
+import { rateLimitedRequests, type ModelRequests } from "../../fleet/rate-limited-requests.js";
+import { noListeners, type ChatModelEmitter } from "./chat-model-emitter.js";
+
+/** The model as its calls read it: its public settings (a ChatModel). */
+export interface BridgedModel extends CallSettings, ParameterSupport {
+  readonly providerId: string;
+  readonly modelId: string;
+  readonly retry: ResolvedRetryOptions;
+  readonly maxRepairAttempts: number;
+  readonly rateLimit: RateLimitOptions | undefined;
+}
+
+/** What the bridge reads of its model that the model keeps to itself (its emitter, its adapter). */
+export interface ModelInternals {
+  /** The model's emitter, once one was made (none: nobody listens). */
+  madeEmitter(): ChatModelEmitter | undefined;
+  emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void;
+  /** Why the model's profile sent a call down a fallback rung, with the fix. */
+  fallbackNote(rung: ToolChoiceRung): string | undefined;
+  request(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
+  requestStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
+  endpoint: string;
+  capabilityScope: string;
+}
+
+/**
+ * What a model's calls read it through (core/call's `CallModel`): its settings, read at each use, its
+ * events, its repair budget, the prepare step with the warnings and fallback events that go with it,
+ * and the requests to its adapter, held to its rate limit when it has one.
+ */
+export function callBridge(model: BridgedModel, internals: ModelInternals): CallModel {
+  const scope = { providerId: model.providerId, scope: internals.capabilityScope, modelId: model.modelId };
+  const modelClass = model.constructor.name;
+  return {
+    settings: model,
+    scope,
+    get emitter() {
+      return internals.madeEmitter() ?? noListeners;
+    },
+    retry: model.retry,
+    // Read at each repair: a maxRepairAttempts assigned after the model was made holds for the calls after it.
+    get maxRepairAttempts() {
+      const budget: unknown = model.maxRepairAttempts;
+      // Checked as the constructor checks it: NaN or undefined would re-ask without bound.
+      if (!(Number.isInteger(budget) && (budget as number) >= 0)) {
+        throw new TypeError(
+          `maxRepairAttempts must be a non-negative integer, got ${String(budget)} (assigned to the model after it was made).`,
+        );
+      }
+      return budget as number;
+    },
+    prepare: (input, callId) => {
+      const call = prepareCall(input, callId, model, modelClass);
+      for (const name of dropUnsupportedParameters(call.parameters, model)) {
+        // One warning per process, provider, endpoint, model and parameter (a refusal learned announced it already),
+        // spent only on a model that listens: a later listener still hears of a parameter dropped unheard.
+        if (!internals.madeEmitter()?.listening.warning || !firstAnnouncement(scope, `parameter:${name}`)) continue;
+        const message = droppedParameterMessage(model, name);
+        internals.emit("warning", { input, callId, code: "unsupported-parameter", message });
+      }
+      if (call.plan.rung !== "native" && call.plan.reason) {
+        const note = internals.fallbackNote(call.plan.rung);
+        const reason = note ? `${call.plan.reason}. ${note}` : call.plan.reason;
+        internals.emit("fallback", { input, callId, rung: call.plan.rung, reason });
+      }
+      return call;
+    },
+    ...requests(model, internals),
+  };
+}
+
+/**
+ * The requests to the adapter: each one held to the model's rate limit, when it has one, before
+ * it is sent (every attempt, retries included), and settled once it is answered.
+ */
+function requests(model: BridgedModel, internals: ModelInternals): ModelRequests {
+  const direct: ModelRequests = {
+    request: (input, context) => internals.request(input, context),
+    requestStream: (input, context) => internals.requestStream(input, context),
+  };
+  if (model.rateLimit === undefined) return direct;
+  const limited = { providerId: model.providerId, modelId: model.modelId, endpoint: internals.endpoint };
+  return rateLimitedRequests(model.rateLimit, limited, direct, (message, { call }) => {
+    if (call) internals.emit("warning", { input: call.input, callId: call.callId, code: "rate-limit-store", message });
+  });
+}
