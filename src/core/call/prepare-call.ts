@@ -41,6 +41,8 @@ export function prepareCall(
     throw new TypeError("toolChoice 'required' needs at least one tool in input.tools.");
   }
   const parallel = input.parallelToolCalls ?? settings.allowParallelToolCalls;
+  // Read once: the model's getter looks up what the provider refused.
+  const support = settings.toolChoiceSupport;
   const format = input.responseFormat;
   const answer =
     format !== undefined && providerTools.length > 0 && answersBesideTools(choice, toolsByName, settings)
@@ -48,7 +50,7 @@ export function prepareCall(
       : undefined;
   const plan = answer
     ? resolveToolsOrAnswer(providerTools, answer.tool, parallel, settings)
-    : resolveToolChoice(choice, providerTools, parallel, settings);
+    : resolveToolChoice(choice, providerTools, parallel, settings, support);
   const call: PreparedCall = {
     input,
     callId,
@@ -61,7 +63,7 @@ export function prepareCall(
       providerId: settings.providerId,
       modelId: settings.modelId,
       modelClass,
-      toolChoiceSupport: settings.toolChoiceSupport,
+      toolChoiceSupport: support,
       choice,
       plan,
       validators: toolsByName,
