@@ -1,6 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ProviderInput, ProviderTool, ProviderToolChoice } from "../../core/input.js";
-import { mapOncePerArray } from "../../internal/map-once-per-array.js";
 import type { AnthropicCacheControl } from "./anthropic-cache-control.js";
 import { cacheControlBlock, readCacheControl } from "./anthropic-cache-control.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
@@ -56,7 +55,7 @@ export function buildAnthropicRequest<S extends boolean>(
   if (topK !== undefined) body.top_k = topK;
   if (stop !== undefined && stop.length > 0) body.stop_sequences = stop;
   if (withTools) {
-    body.tools = markTools(toAnthropicTools(input.tools!), cacheControl);
+    body.tools = markTools(input.tools!.map(toAnthropicTool), cacheControl);
     const toolChoice = toAnthropicToolChoice(input.toolChoice, input.parallelToolCalls);
     if (toolChoice) body.tool_choice = toolChoice;
   }
@@ -84,9 +83,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A call shape's tools on the wire, converted once per tools array (an agent sends the same tools every turn). */
-const toAnthropicTools = mapOncePerArray(toAnthropicTool);
-
 function toAnthropicTool(tool: ProviderTool): Anthropic.Tool {
   return {
     name: tool.name,
@@ -95,7 +91,7 @@ function toAnthropicTool(tool: ProviderTool): Anthropic.Tool {
   };
 }
 
-/** The tools, with a breakpoint on those `cacheControl.tools` names (a copy: the converted list is shared). */
+/** The tools, with a breakpoint on those `cacheControl.tools` names (each marked one a copy). */
 function markTools(tools: Anthropic.Tool[], cacheControl: AnthropicCacheControl | undefined): Anthropic.Tool[] {
   const marked = cacheControl?.tools;
   if (!marked || (Array.isArray(marked) && marked.length === 0)) return tools;

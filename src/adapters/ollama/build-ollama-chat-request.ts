@@ -1,6 +1,5 @@
 import type { ChatRequest, Options, Tool as OllamaTool } from "ollama";
 import type { ChatModelParameters, ProviderInput, ProviderResponseFormat, ProviderTool } from "../../core/input.js";
-import { mapOncePerArray } from "../../internal/map-once-per-array.js";
 import { convertToOllamaMessages } from "./convert-to-ollama-messages.js";
 
 export interface OllamaRequestSettings {
@@ -25,7 +24,7 @@ export function buildOllamaChatRequest<S extends boolean>(
   stream: S,
 ): ChatRequest & { stream: S } {
   let request: ChatRequest = { model: modelId, messages: convertToOllamaMessages(input.messages) };
-  if (input.tools && input.tools.length > 0) request.tools = toOllamaTools(input.tools);
+  if (input.tools && input.tools.length > 0) request.tools = input.tools.map(toOllamaTool);
   const format = toFormat(input.responseFormat);
   if (format !== undefined) request.format = format;
   const options = toOptions(input.parameters);
@@ -45,9 +44,6 @@ export function buildOllamaChatRequest<S extends boolean>(
   request.stream = stream;
   return request as ChatRequest & { stream: S };
 }
-
-/** A call shape's tools on the wire, converted once per tools array (an agent sends the same tools every turn). */
-const toOllamaTools = mapOncePerArray(toOllamaTool);
 
 function toOllamaTool(tool: ProviderTool): OllamaTool {
   // The SDK types `parameters` narrowly; the server takes any JSON Schema object.

@@ -5,7 +5,6 @@ import type {
 } from "openai/resources/chat/completions";
 import type { ResponseFormatJSONObject, ResponseFormatJSONSchema } from "openai/resources/shared";
 import type { ProviderInput, ProviderResponseFormat, ProviderTool, ProviderToolChoice } from "../../core/input.js";
-import { mapOncePerArray } from "../../internal/map-once-per-array.js";
 import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
 import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
 
@@ -32,7 +31,7 @@ export function toOpenAIRequest<S extends boolean>(
   });
   const body: ChatCompletionCreateParamsBase = { model, messages };
   if (input.tools && input.tools.length > 0) {
-    body.tools = toOpenAITools(input.tools);
+    body.tools = input.tools.map(toOpenAITool);
     if (input.toolChoice !== undefined) body.tool_choice = toOpenAIToolChoice(input.toolChoice);
     if (input.parallelToolCalls !== undefined) body.parallel_tool_calls = input.parallelToolCalls;
   }
@@ -55,9 +54,6 @@ export function toOpenAIRequest<S extends boolean>(
   if (stream) request.stream_options = { ...request.stream_options, include_usage: true };
   return request;
 }
-
-/** A call shape's tools on the wire, converted once per tools array (an agent sends the same tools every turn). */
-const toOpenAITools = mapOncePerArray(toOpenAITool);
 
 function toOpenAITool(tool: ProviderTool): ChatCompletionTool {
   return {

@@ -6,7 +6,6 @@ import type {
   ToolChoiceOptions,
 } from "openai/resources/responses/responses";
 import type { ProviderInput, ProviderResponseFormat, ProviderTool, ProviderToolChoice } from "../../core/input.js";
-import { mapOncePerArray } from "../../internal/map-once-per-array.js";
 import { toResponsesInput } from "./to-responses-input.js";
 
 /** How a Responses model's requests treat the conversation's state on OpenAI's side. */
@@ -33,7 +32,7 @@ export function toResponsesRequest<S extends boolean>(
 ): ResponseCreateParamsBase & { stream: S } {
   const body: ResponseCreateParamsBase = { model, input: toResponsesInput(input.messages) };
   if (input.tools && input.tools.length > 0) {
-    body.tools = toResponsesTools(input.tools);
+    body.tools = input.tools.map(toResponsesTool);
     if (input.toolChoice !== undefined) body.tool_choice = toResponsesToolChoice(input.toolChoice);
     if (input.parallelToolCalls !== undefined) body.parallel_tool_calls = input.parallelToolCalls;
   }
@@ -64,9 +63,6 @@ function mergeProviderOptions(body: object, options: Record<string, unknown> | u
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-
-/** A call shape's tools on the wire, converted once per tools array (an agent sends the same tools every turn). */
-const toResponsesTools = mapOncePerArray(toResponsesTool);
 
 function toResponsesTool(tool: ProviderTool): FunctionTool {
   return {

@@ -3,19 +3,18 @@ import type { Message } from "../messages.js";
 import type { JSONSchema } from "../schema/json-schema.js";
 import { isPlainObject } from "../schema/json-schema.js";
 import type { SchemaInput } from "../schema/schema-input.js";
+import { indexTools } from "../schema/tool-index.js";
 import { toJSONSchema } from "../schema/to-json-schema.js";
 import { strictSchema } from "../tool-choice/strict-schema.js";
 import { unwrapItem, wrapInItem } from "../tool-choice/tool-union-schema.js";
 import { answerToolDescription, answerToolName, resolveToolsOrAnswer } from "../tool-choice/resolve-tools-or-answer.js";
 import type { Validator } from "../schema/validate.js";
 import { validatorFor } from "../schema/validate.js";
-import type { Tool, ToolDefinition } from "../tool.js";
-import { defineTool } from "../tool.js";
 import type { ToolChoiceCapabilities } from "../tool-choice/resolve-tool-choice.js";
 import { resolveToolChoice } from "../tool-choice/resolve-tool-choice.js";
 import type { NormalizedToolChoice } from "../tool-choice/tool-choice-mode.js";
 import { normalizeToolChoice } from "../tool-choice/tool-choice-mode.js";
-import type { CallSettings, OutputRules, PreparedCall, ToolEntry } from "./prepared-call.js";
+import type { CallSettings, OutputRules, PreparedCall } from "./prepared-call.js";
 import { validateInput } from "./validate-input.js";
 
 /**
@@ -41,6 +40,8 @@ export function prepareCall(
     throw new TypeError("toolChoice 'required' needs at least one tool in input.tools.");
   }
   const parallel = input.parallelToolCalls ?? settings.allowParallelToolCalls;
+  // Read once: the model's getter looks up what the provider refused.
+  const support = settings.toolChoiceSupport;
   const format = input.responseFormat;
   const answer =
     format !== undefined && providerTools.length > 0 && answersBesideTools(choice, toolsByName, settings)
@@ -48,7 +49,7 @@ export function prepareCall(
       : undefined;
   const plan = answer
     ? resolveToolsOrAnswer(providerTools, answer.tool, parallel, settings)
-    : resolveToolChoice(choice, providerTools, parallel, settings);
+    : resolveToolChoice(choice, providerTools, parallel, settings, support);
   const call: PreparedCall = {
     input,
     callId,
@@ -61,7 +62,7 @@ export function prepareCall(
       providerId: settings.providerId,
       modelId: settings.modelId,
       modelClass,
-      toolChoiceSupport: settings.toolChoiceSupport,
+      toolChoiceSupport: support,
       choice,
       plan,
       validators: toolsByName,
@@ -183,80 +184,6 @@ function withInstructions(messages: Message[], instructions: string[], guidance:
     else result.unshift({ role: "system", content: instruction });
   }
   return result;
-}
-
-/** A call's tools, defined: as sent to the provider, and by name with their validators. Never changed once made. */
-interface ToolIndex {
-  readonly providerTools: readonly ProviderTool[];
-  readonly toolsByName: ReadonlyMap<string, ToolEntry>;
-}
-
-/** An index and what it was made from: each given tool, and the fields it was read with. */
-interface KeptIndex extends ToolIndex {
-  readonly given: readonly (Tool | ToolDefinition)[];
-  readonly fields: readonly ToolFields[];
-}
-
-interface ToolFields {
-  name: unknown;
-  description: unknown;
-  inputSchema: unknown;
-  parameters: unknown;
-}
-
-const noTools: ToolIndex = { providerTools: [], toolsByName: new Map() };
-
-/**
- * The index last made from each tools array, reused while the array holds the same tools with the
- * same fields (an array or a tool changed in place is indexed again): agents send one array call
- * after call. Earns 4 % of Ollama's tools-100 call (2206k → 2112k instructions, npm run bench:instructions).
- */
-const indexes = new WeakMap<readonly (Tool | ToolDefinition)[], KeptIndex>();
-
-function indexTools(given: readonly (Tool | ToolDefinition)[] | undefined): ToolIndex {
-  if (given === undefined || given.length === 0) return noTools;
-  const kept = indexes.get(given);
-  if (kept !== undefined && unchanged(kept, given)) return kept;
-  const made = buildIndex(given);
-  indexes.set(given, made);
-  return made;
-}
-
-function unchanged(kept: KeptIndex, given: readonly (Tool | ToolDefinition)[]): boolean {
-  if (kept.given.length !== given.length) return false;
-  for (let index = 0; index < given.length; index++) {
-    const tool = given[index]!;
-    const fields = kept.fields[index]!;
-    if (
-      tool !== kept.given[index] ||
-      tool.name !== fields.name ||
-      tool.description !== fields.description ||
-      tool.inputSchema !== fields.inputSchema ||
-      (tool as Partial<Tool>).parameters !== fields.parameters
-    )
-      return false;
-  }
-  return true;
-}
-
-function buildIndex(given: readonly (Tool | ToolDefinition)[]): KeptIndex {
-  const providerTools: ProviderTool[] = [];
-  const toolsByName = new Map<string, ToolEntry>();
-  const fields: ToolFields[] = [];
-  for (const definition of given) {
-    const tool = defineTool(definition);
-    if (toolsByName.has(tool.name))
-      throw new TypeError(`Two tools are named '${tool.name}': tool names must be unique.`);
-    const providerTool: ProviderTool =
-      tool.description === undefined
-        ? { name: tool.name, parameters: tool.parameters }
-        : { name: tool.name, description: tool.description, parameters: tool.parameters };
-    providerTools.push(providerTool);
-    toolsByName.set(tool.name, { tool: providerTool, validate: validatorFor(tool.inputSchema) });
-    const { name, description, inputSchema } = definition;
-    fields.push({ name, description, inputSchema, parameters: (definition as Partial<Tool>).parameters });
-  }
-  return { providerTools, toolsByName, given: given.slice(), fields };
 }
 
 function resolveFallbackTool(

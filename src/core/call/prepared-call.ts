@@ -1,6 +1,7 @@
 import type { ChatModelInput, ChatModelParameters, ProviderResponseFormat, ProviderTool } from "../input.js";
 import type { Message } from "../messages.js";
 import type { JSONSchema } from "../schema/json-schema.js";
+import type { ToolEntry } from "../schema/tool-index.js";
 import type { Validator } from "../schema/validate.js";
 import type { ToolChoiceCapabilities, ToolChoicePlan } from "../tool-choice/resolve-tool-choice.js";
 import type { NormalizedToolChoice } from "../tool-choice/tool-choice-mode.js";
@@ -18,8 +19,6 @@ export interface CallSettings extends ToolChoiceCapabilities {
   readonly retry: { readonly maxRetries: number };
   parameters: ChatModelParameters | undefined;
 }
-
-export type ToolEntry = { tool: ProviderTool; validate: Validator };
 
 /** What a reply must satisfy, fixed when the call is prepared and checked after every attempt. */
 export interface OutputRules {

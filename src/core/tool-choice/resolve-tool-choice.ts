@@ -38,7 +38,8 @@ export interface ToolChoicePlan {
 export const toolUnionName = "tool_call";
 
 /**
- * The ladder: settles a call's tool_choice on one rung given what the model supports.
+ * The ladder: settles a call's tool_choice on one rung given what the model supports
+ * (`toolChoiceSupport` as the caller read it from the model, once).
  * Throws UnsupportedFeatureError (the "rejected" rung) when the fallback is switched off.
  */
 export function resolveToolChoice(
@@ -46,9 +47,10 @@ export function resolveToolChoice(
   tools: readonly ProviderTool[],
   parallel: boolean,
   capabilities: ToolChoiceCapabilities,
+  toolChoiceSupport = capabilities.toolChoiceSupport,
 ): ToolChoicePlan {
-  const support = capabilities.supportsToolCalling ? capabilities.toolChoiceSupport : new Set<ToolChoiceMode>();
   if (tools.length === 0) return { rung: "native", readsUnion: false, allowedTools: [] };
+  const support = capabilities.supportsToolCalling ? toolChoiceSupport : new Set<ToolChoiceMode>();
   switch (choice.mode) {
     case "none":
       return support.has("none")
