@@ -4,6 +4,7 @@ import { ProviderError } from "../errors/provider-error.js";
 import type { ChatModelInput, ProviderInput, RunContext } from "../input.js";
 import type { ChatModelOutput } from "../output.js";
 import { isDelta, type ChatModelChunk } from "./chat-model-chunk.js";
+import { chainsReads, type ChainedReads } from "./chunk-stream.js";
 import { StreamAssembler } from "./stream-assembler.js";
 
 /** What a streamed attempt reads of its model: its provider stream and its events. */
@@ -23,50 +24,75 @@ export type CallRun = AsyncGenerator<ChatModelChunk | StreamedAttempt, ChatModel
 type ChunkRead = IteratorResult<ChatModelChunk, ChatModelOutput>;
 
 /** A streamed runCall's chunks, for a ChatModelStream (or the cache), which reads them one at a time. */
-export function callChunks(run: CallRun): AsyncIterator<ChatModelChunk, ChatModelOutput, undefined> {
+export function callChunks(run: CallRun): ChainedReads<ChatModelChunk, ChatModelOutput> {
   return new CallChunks(run);
 }
+
+type Took = (result: ChunkRead) => unknown;
+type Threw = (error: unknown) => unknown;
+const same: Took = (result) => result;
+const rethrow: Threw = (error) => {
+  throw error;
+};
 
 /**
  * runCall resumed between attempts, and each attempt's chunks read straight from the provider's
  * stream: runCall yielding each chunk itself, a generator level per chunk, cost an Ollama stream 5 %
- * of its instructions (4592k → 4377k, npm run bench:instructions). Reads do not overlap (a
- * ChatModelStream orders them).
+ * of its instructions (4592k → 4377k, npm run bench:instructions). The reader's handlers are handed
+ * down (nextThen): a chunk meets them in the step that read it from the adapter's chunkStream. Reads
+ * do not overlap (a ChatModelStream orders them).
  */
-class CallChunks implements AsyncIterator<ChatModelChunk, ChatModelOutput, undefined> {
+class CallChunks implements ChainedReads<ChatModelChunk, ChatModelOutput> {
   readonly #run: CallRun;
   /** The attempt whose chunks are being read. */
   #attempt: StreamedAttempt | undefined;
+  /** The handlers of the read in flight. */
+  #done: Took = same;
+  #failed: Threw = rethrow;
 
   constructor(run: CallRun) {
     this.#run = run;
   }
 
   next(): Promise<ChunkRead> {
-    const attempt = this.#attempt;
-    if (attempt === undefined) return this.#run.next().then(this.#passed);
-    // A `newToken` listener stopped the call: runCall ends it with what arrived.
-    if (attempt.stopped) return this.#resume();
-    return attempt.chunks.next().then(this.#took, this.#threw);
+    return this.nextThen(same, rethrow) as Promise<ChunkRead>;
   }
 
-  /** The consumer stops: runCall lets go of the attempt it is reading (its `finally`). */
+  nextThen<U>(
+    took: (result: ChunkRead) => U | PromiseLike<U>,
+    threw: (error: unknown) => U | PromiseLike<U>,
+  ): Promise<U> {
+    this.#done = took;
+    this.#failed = threw;
+    return this.#read() as Promise<U>;
+  }
+
+  /** The consumer stops: runCall lets go of the attempt it is reading (its `finally`, which yields nothing). */
   return(): Promise<ChunkRead> {
     this.#attempt = undefined;
-    return this.#run.return(undefined as never).then(this.#passed);
+    return this.#run.return(undefined as never) as Promise<ChunkRead>;
+  }
+
+  #read(): Promise<unknown> {
+    const attempt = this.#attempt;
+    if (attempt === undefined) return this.#run.next().then(this.#passed, this.#failed);
+    // A `newToken` listener stopped the call: runCall ends it with what arrived.
+    if (attempt.stopped) return this.#resume();
+    const { chunks } = attempt;
+    return chainsReads(chunks) ? chunks.nextThen(this.#took, this.#threw) : chunks.next().then(this.#took, this.#threw);
   }
 
   /** What runCall passed: a chunk of its own, an attempt to read (its first chunk read already), or the output. */
-  readonly #passed = (result: IteratorResult<ChatModelChunk | StreamedAttempt, ChatModelOutput>) => {
-    if (result.done || !(result.value instanceof StreamedAttempt)) return result as ChunkRead;
+  readonly #passed = (result: IteratorResult<ChatModelChunk | StreamedAttempt, ChatModelOutput>): unknown => {
+    if (result.done || !(result.value instanceof StreamedAttempt)) return this.#done(result as ChunkRead);
     this.#attempt = result.value;
     return this.#took(result.value.first);
   };
 
   /** An attempt's chunk: handed out when it is shown; the attempt's end resumes runCall. */
-  readonly #took = (result: IteratorResult<ChatModelChunk, undefined>): ChunkRead | Promise<ChunkRead> => {
+  readonly #took = (result: IteratorResult<ChatModelChunk, undefined>): unknown => {
     const attempt = this.#attempt;
-    if (attempt === undefined) return { done: true, value: undefined as never };
+    if (attempt === undefined) return this.#done({ done: true, value: undefined as never });
     if (result.done) {
       attempt.ranOut = true;
       return this.#resume();
@@ -78,21 +104,21 @@ class CallChunks implements AsyncIterator<ChatModelChunk, ChatModelOutput, undef
       // A chunk the reply cannot take (an outside adapter's): the read failed.
       return this.#threw(error);
     }
-    return shown ? result : this.next();
+    return shown ? this.#done(result) : this.#read();
   };
 
   /** A failed read: a stopped call's end, else runCall's error (the ProviderError carrying what arrived). */
-  readonly #threw = (error: unknown): Promise<ChunkRead> => {
+  readonly #threw = (error: unknown): unknown => {
     const attempt = this.#attempt;
-    if (attempt === undefined) return Promise.reject(error);
+    if (attempt === undefined) return this.#failed(error);
     if (attempt.stopped) return this.#resume();
     this.#attempt = undefined;
-    return this.#run.throw(attempt.failure(error)).then(this.#passed);
+    return this.#run.throw(attempt.failure(error)).then(this.#passed, this.#failed);
   };
 
-  #resume(): Promise<ChunkRead> {
+  #resume(): Promise<unknown> {
     this.#attempt = undefined;
-    return this.#run.next().then(this.#passed);
+    return this.#run.next().then(this.#passed, this.#failed);
   }
 }
 
