@@ -2,7 +2,8 @@
 // outside src/core/call imports its other files.
 export { prepareCall } from "./prepare-call.js";
 export type { CallSettings, OutputRules, PreparedCall } from "./prepared-call.js";
-export { callChunks, runCall, type CallModel } from "./run-call.js";
+export { runCall, type CallModel } from "./run-call.js";
+export { callChunks } from "../stream/call-chunks.js";
 export { partialOutput } from "./read-reply.js";
 export { schemaInputOf } from "./kept-schema-inputs.js";
 export { reAskLead } from "./repair-guidance.js";

@@ -1,4 +1,4 @@
-import { abortError, isAbortError, throwIfAborted, type CallSignal } from "../../internal/abort.js";
+import { throwIfAborted, type CallSignal } from "../../internal/abort.js";
 import type { EventSink } from "../model/chat-model-emitter.js";
 import type { ChatModelError } from "../errors/chat-model-error.js";
 import { EmptyResponseError } from "../errors/empty-response-error.js";
@@ -10,8 +10,8 @@ import type { Message } from "../messages.js";
 import type { Attempt, ChatModelOutput, ProviderOutput, Repair } from "../output.js";
 import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import { withTransportRetry } from "../retry/with-transport-retry.js";
-import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
-import { StreamAssembler } from "../stream/stream-assembler.js";
+import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { StreamedAttempt, type CallRun } from "../stream/call-chunks.js";
 import type { CapabilityScope, LearnedCapabilities } from "../capabilities/learned-capabilities.js";
 import { learnedEntry, learnedFor, firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import { learnedMessage, recordRefusal, refusalKey, refusalOf, withoutRefusedFields } from "../capabilities/refusal.js";
@@ -55,12 +55,7 @@ interface CallState {
  * is held back), then a `reset` before a re-ask, the validated tool calls and the finish at the end.
  * A stream's transport errors are retried until its first chunk.
  */
-export async function* runCall(
-  model: CallModel,
-  call: PreparedCall,
-  linked: CallSignal,
-  streamed: boolean,
-): AsyncGenerator<ChatModelChunk | StreamedAttempt, ChatModelOutput, undefined> {
+export async function* runCall(model: CallModel, call: PreparedCall, linked: CallSignal, streamed: boolean): CallRun {
   const state: CallState = { call, requests: 0, learned: new Set() };
   const attempts: Attempt[] = [];
   let guidance: Message[] = [];
@@ -70,7 +65,7 @@ export async function* runCall(
       const attempt = new StreamedAttempt(model, linked);
       const opened = await send(model, state, guidance, linked.signal, attempt.open);
       // After the request: a refused tool_choice learned on the way may have moved the call to another rung.
-      attempt.readsFor(state.call, opened);
+      attempt.readsFor(state.call, holdsBack(state.call), opened);
       try {
         // Read by callChunks, to the provider stream's end or a stop; a failed read is thrown here.
         yield attempt;
@@ -92,83 +87,6 @@ export async function* runCall(
     }
     guidance = settled.guidance;
     if (streamed) yield { type: "reset", reason: settled.error.message };
-  }
-}
-
-type CallRun = AsyncGenerator<ChatModelChunk | StreamedAttempt, ChatModelOutput, undefined>;
-type ChunkRead = IteratorResult<ChatModelChunk, ChatModelOutput>;
-
-/** A streamed runCall's chunks, for a ChatModelStream (or the cache), which reads them one at a time. */
-export function callChunks(run: CallRun): AsyncIterator<ChatModelChunk, ChatModelOutput, undefined> {
-  return new CallChunks(run);
-}
-
-/**
- * runCall resumed between attempts, and each attempt's chunks read straight from the provider's
- * stream: runCall yielding each chunk itself, a generator level per chunk, cost an Ollama stream 5 %
- * of its instructions (4592k → 4377k, npm run bench:instructions). Reads do not overlap (a
- * ChatModelStream orders them).
- */
-class CallChunks implements AsyncIterator<ChatModelChunk, ChatModelOutput, undefined> {
-  readonly #run: CallRun;
-  /** The attempt whose chunks are being read. */
-  #attempt: StreamedAttempt | undefined;
-
-  constructor(run: CallRun) {
-    this.#run = run;
-  }
-
-  next(): Promise<ChunkRead> {
-    const attempt = this.#attempt;
-    if (attempt === undefined) return this.#run.next().then(this.#passed);
-    // A `newToken` listener stopped the call: runCall ends it with what arrived.
-    if (attempt.stopped) return this.#resume();
-    return attempt.chunks.next().then(this.#took, this.#threw);
-  }
-
-  /** The consumer stops: runCall lets go of the attempt it is reading (its `finally`). */
-  return(): Promise<ChunkRead> {
-    this.#attempt = undefined;
-    return this.#run.return(undefined as never).then(this.#passed);
-  }
-
-  /** What runCall passed: a chunk of its own, an attempt to read (its first chunk read already), or the output. */
-  readonly #passed = (result: IteratorResult<ChatModelChunk | StreamedAttempt, ChatModelOutput>) => {
-    if (result.done || !(result.value instanceof StreamedAttempt)) return result as ChunkRead;
-    this.#attempt = result.value;
-    return this.#took(result.value.first);
-  };
-
-  /** An attempt's chunk: handed out when it is shown; the attempt's end resumes runCall. */
-  readonly #took = (result: IteratorResult<ChatModelChunk, undefined>): ChunkRead | Promise<ChunkRead> => {
-    const attempt = this.#attempt;
-    if (attempt === undefined) return { done: true, value: undefined as never };
-    if (result.done) {
-      attempt.ranOut = true;
-      return this.#resume();
-    }
-    let shown: boolean;
-    try {
-      shown = attempt.shows(result.value);
-    } catch (error) {
-      // A chunk the reply cannot take (an outside adapter's): the read failed.
-      return this.#threw(error);
-    }
-    return shown ? result : this.next();
-  };
-
-  /** A failed read: a stopped call's end, else runCall's error (the ProviderError carrying what arrived). */
-  readonly #threw = (error: unknown): Promise<ChunkRead> => {
-    const attempt = this.#attempt;
-    if (attempt === undefined) return Promise.reject(error);
-    if (attempt.stopped) return this.#resume();
-    this.#attempt = undefined;
-    return this.#run.throw(attempt.failure(error)).then(this.#passed);
-  };
-
-  #resume(): Promise<ChunkRead> {
-    this.#attempt = undefined;
-    return this.#run.next().then(this.#passed);
   }
 }
 
@@ -275,80 +193,6 @@ function settle(
 /** On the tool-union rungs (and for a structured answer carried by a forced tool) the raw JSON is not shown. */
 function holdsBack(call: PreparedCall): boolean {
   return call.plan.readsUnion || call.rules.structureTool !== undefined;
-}
-
-/**
- * One streamed attempt, as runCall reads it: opened with transport retries (until its first chunk),
- * its chunks assembled into the reply, its deltas shown as they arrive (on the tool-union rungs the
- * raw JSON is held back). A `newToken` listener's abort() stops the call with what arrived; a read
- * that fails after chunks went out is not retried: a ProviderError carries them.
- */
-class StreamedAttempt {
-  readonly assembler = new StreamAssembler();
-  /** A `newToken` listener called abort(). */
-  stopped = false;
-  /** The provider's stream ran out: nothing to let go of. */
-  ranOut = false;
-  /** The provider's stream, once open, and its first chunk. */
-  chunks!: AsyncIterator<ChatModelChunk, undefined>;
-  first!: IteratorResult<ChatModelChunk, undefined>;
-  #call: PreparedCall | undefined;
-  #holdBack = false;
-  readonly #model: CallModel;
-  readonly #linked: CallSignal;
-
-  constructor(model: CallModel, linked: CallSignal) {
-    this.#model = model;
-    this.#linked = linked;
-  }
-
-  /** Opens the provider's stream and reads its first chunk (send retries both). */
-  readonly open = async (input: ProviderInput, context: RunContext) => {
-    const chunks = this.#model.requestStream(input, context)[Symbol.asyncIterator]();
-    return { chunks, first: await chunks.next() };
-  };
-
-  /** Lets go of the provider's stream (what it throws on the way out does not matter). */
-  async letGo(): Promise<void> {
-    await this.chunks?.return?.().catch(() => undefined);
-  }
-
-  /** The stream opened, and the call its reply is read for (the one sent, once send has learned from a refusal on the way). */
-  readsFor(call: PreparedCall, opened: Awaited<ReturnType<StreamedAttempt["open"]>>): void {
-    this.#call = call;
-    this.#holdBack = holdsBack(call);
-    this.chunks = opened.chunks;
-    this.first = opened.first;
-  }
-
-  /** Takes one chunk into the reply: whether the caller sees it (a `newToken` for each one seen). */
-  shows(chunk: ChatModelChunk): boolean {
-    this.assembler.add(chunk);
-    if (!isDelta(chunk) || (this.#holdBack && chunk.type !== "reasoning-delta")) return false;
-    const { emitter } = this.#model;
-    if (emitter.listensForTokens) {
-      const { input, callId } = this.#call!;
-      emitter.emit("newToken", { input, callId, chunk, abort: this.#stop });
-    }
-    return true;
-  }
-
-  readonly #stop = () => {
-    this.stopped = true;
-    this.#linked.abort();
-  };
-
-  /** The error a failed read ends the call with: the abort, or the provider's error carrying what arrived. */
-  failure(error: unknown): unknown {
-    const { signal } = this.#linked;
-    if (signal.aborted || isAbortError(error)) return abortError(signal);
-    // Without the provider's finish it ends "error", never as a finished reply.
-    if (ProviderError.isInstance(error))
-      Object.assign(error, {
-        partialOutput: { ...this.assembler.output(), finishReason: this.assembler.finishReason ?? "error" },
-      });
-    return error;
-  }
 }
 
 /** A settled stream's last chunks: the held-back text (a structured answer), the validated calls, the finish. */

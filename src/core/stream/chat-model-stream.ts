@@ -2,6 +2,7 @@ import { describeThrown } from "../../internal/describe-thrown.js";
 import type { ToolCall } from "../messages.js";
 import type { ChatModelOutput } from "../output.js";
 import type { ChatModelChunk } from "./chat-model-chunk.js";
+import { chainsReads } from "./chunk-stream.js";
 
 /** A streamed call as a ChatModelStream reads it: made on the stream's first read, ended once. */
 export interface StreamCall {
@@ -130,11 +131,12 @@ export class ChatModelStream<
       return this.#reading.then(after, after);
     }
     try {
-      const call = (this.#call ??= this.#open());
-      const reading = call.chunks.next();
+      const { chunks } = (this.#call ??= this.#open());
+      // The call's chunks take the handlers themselves (ChainedReads): no promise step of this stream's own per chunk.
+      const reading = chainsReads(chunks) ? chunks.nextThen(took, threw) : chunks.next().then(took, threw);
       // Cleared by the handlers (`took`, `threw`), which run before a read that waited for this one.
       this.#reading = reading;
-      return reading.then(took, threw);
+      return reading;
     } catch (error) {
       return Promise.reject(this.#ended ? error : this.#fail(error));
     }

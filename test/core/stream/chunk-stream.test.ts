@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ChatModel, type ProviderOutput } from "../../../src/index.js";
 import type { ChatModelChunk } from "../../../src/core/stream/chat-model-chunk.js";
 import { chunkStream, type OpenedParts } from "../../../src/core/stream/chunk-stream.js";
 
@@ -140,6 +141,79 @@ describe("chunkStream", () => {
     const { open, log } = provider(["abc", "d", "e"]);
     for await (const chunk of chunkStream(() => open())) {
       if (chunk.type === "text-delta" && chunk.text === "b") break;
+    }
+    expect(log).toEqual(["opened", "parts returned", "closed: left early"]);
+  });
+});
+
+/** An adapter whose `_createStream` is a chunkStream, as every keelson adapter's is. */
+class PartsModel extends ChatModel {
+  readonly providerId = "parts";
+  constructor(readonly opened: () => Promise<OpenedParts<string>>) {
+    super("parts", {}, { toolChoiceSupport: [], supportsStructuredOutput: false, supportsTopLevelUnion: false });
+  }
+  protected override _create(): Promise<ProviderOutput> {
+    throw new Error("not used");
+  }
+  protected override _createStream(): AsyncIterable<ChatModelChunk> {
+    return chunkStream(this.opened);
+  }
+}
+
+const hi = { messages: [{ role: "user" as const, content: "hi" }] };
+
+// The call reads a chunkStream with its handlers handed down (no promise step per level): the same behaviour.
+describe("chunkStream read by a ChatModel's stream", () => {
+  it("should hand out every chunk in order, end with the whole reply, and close as finished", async () => {
+    const { open, log } = provider(["a", "", "bcd", "e"]);
+    const stream = new PartsModel(() => open()).createStream(hi);
+    expect(await readAll(stream)).toBe("abcde");
+    expect((await stream.final()).text).toBe("abcde");
+    expect(log).toEqual(["opened", "parts returned", "closed: finished"]);
+  });
+
+  it("should answer overlapping reads in order", async () => {
+    const { open } = provider(["ab", "c", "d"]);
+    const iterator = new PartsModel(() => open()).createStream(hi)[Symbol.asyncIterator]();
+    const reads = await Promise.all([iterator.next(), iterator.next(), iterator.next(), iterator.next()]);
+    expect(reads.map((read) => (read.done ? "end" : read.value.type === "text-delta" ? read.value.text : ""))).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+    ]);
+  });
+
+  it.each([
+    ["a failed read", provider(["ab", "c", "d"], 2), toChunks],
+    [
+      "a part toChunks cannot take",
+      provider(["ab", "c", "!", "d"]),
+      (part: string) => {
+        if (part === "!") throw new Error("unreadable part");
+        return toChunks(part);
+      },
+    ],
+  ])(
+    "should fail with the mapped error after the chunks before %s, and close as left early",
+    async (_, { open, log }, map) => {
+      const stream = new PartsModel(() => open({ toChunks: map })).createStream(hi);
+      const chunks: string[] = [];
+      await expect(
+        (async () => {
+          for await (const chunk of stream) if (chunk.type === "text-delta") chunks.push(chunk.text);
+        })(),
+      ).rejects.toThrow(/^mapped: /);
+      await expect(stream.final()).rejects.toThrow(/^mapped: /);
+      expect(chunks).toEqual(["a", "b", "c"]);
+      expect(log.at(-1)).toBe("closed: left early");
+    },
+  );
+
+  it("should return the provider's parts and close as left early when the consumer stops", async () => {
+    const { open, log } = provider(["abc", "d", "e"]);
+    for await (const chunk of new PartsModel(() => open()).createStream(hi)) {
+      if (chunk.type === "text-delta" && chunk.text === "d") break;
     }
     expect(log).toEqual(["opened", "parts returned", "closed: left early"]);
   });
