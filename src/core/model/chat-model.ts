@@ -1,12 +1,11 @@
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
-import { cacheKey } from "../cache/cache-key.js";
-import { CacheLayer } from "../cache/cache-layer.js";
 import { checkCacheTimeout } from "../cache/guarded-store.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import { NullCache } from "../cache/null-cache.js";
-import { callChunks, runCall, type CallModel, type PreparedCall } from "../call/index.js";
+import { callChunks, runCall, type CallModel } from "../call/index.js";
 import { callBridge } from "./call-bridge.js";
-import { ChatModelEmitter, noListeners } from "./chat-model-emitter.js";
+import { ChatModelEmitter } from "./chat-model-emitter.js";
+import { ModelCache } from "./model-cache.js";
 import type { ChatModelOptions, ChatModelProfile } from "./chat-model-options.js";
 import type { ChatModelEvents } from "../events.js";
 import type {
@@ -28,7 +27,7 @@ import { learnedFor, type LearnedCapabilities } from "../capabilities/learned-ca
 import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import { resolveRetryOptions } from "../retry/retry-options.js";
 import type { SchemaInput } from "../schema/schema-input.js";
-import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
+import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { ChatModelStream, type StreamCall } from "../stream/chat-model-stream.js";
 import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "../tool-choice/tool-choice-mode.js";
@@ -89,8 +88,8 @@ export abstract class ChatModel {
   protected readonly plainCallsShareInertSignal: boolean = false;
   /** What this model's calls read from it (made on its first call; a clone makes its own). */
   private bridge: CallModel | undefined;
-  /** Identical calls in flight, sharing one request (made on the first cached call). */
-  private cacheLayer: CacheLayer | undefined;
+  /** Its cache as its calls use it: keys, and identical calls in flight sharing one request (see cached()). */
+  private modelCache: ModelCache | undefined;
 
   constructor(modelId: string, options: ChatModelOptions = {}, profile: ChatModelProfile) {
     if (typeof modelId !== "string" || modelId.trim() === "") {
@@ -233,10 +232,8 @@ export abstract class ChatModel {
       const { signal } = linked;
       throwIfAborted(signal);
       const run = () => finalValue(runCall(this.callModel(), call, linked!, false));
-      const key = this.cacheKeyOf(call);
-      const output = await (key === undefined
-        ? run()
-        : (this.cacheLayer ??= new CacheLayer()).create(key, call, signal, this.cacheSettings(), run));
+      const key = this.cached().keyOf(call);
+      const output = await (key === undefined ? run() : this.cached().create(key, call, signal, run));
       this.emit("success", { input, callId, output });
       this.emit("finish", { input, callId, output });
       return output;
@@ -298,7 +295,7 @@ export abstract class ChatModel {
       retry: { ...this.retry },
       madeEmitter: undefined,
       bridge: undefined,
-      cacheLayer: undefined,
+      modelCache: undefined,
     });
     return copy;
   }
@@ -336,12 +333,10 @@ export abstract class ChatModel {
       // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
       const own = (linked = callSignal(input.signal, input.timeout, true));
       throwIfAborted(own.signal);
-      const key = this.cacheKeyOf(call);
+      const key = this.cached().keyOf(call);
+      const start = () => callChunks(runCall(this.callModel(), call, own, true));
       return {
-        chunks:
-          key === undefined
-            ? callChunks(runCall(this.callModel(), call, own, true))
-            : this.cachedStream(key, call, own),
+        chunks: key === undefined ? start() : this.cached().stream(key, call, own, start),
         succeeded: (output) => {
           own.dispose();
           this.emit("success", { input, callId, output });
@@ -353,33 +348,6 @@ export abstract class ChatModel {
     } catch (caught) {
       throw failed(caught);
     }
-  }
-
-  /** A streamed call through the cache: a stored answer replayed, or the call run and its answer kept. */
-  private cachedStream(
-    key: string,
-    call: PreparedCall,
-    linked: CallSignal,
-  ): AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined> {
-    let stoppedByListener = false;
-    const stop = () => {
-      stoppedByListener = true;
-      linked.abort();
-    };
-    const onToken = (chunk: ChatModelChunk) => {
-      const emitter = this.madeEmitter;
-      if (emitter?.listensForTokens && isDelta(chunk))
-        emitter.emit("newToken", { input: call.input, callId: call.callId, chunk, abort: stop });
-    };
-    return (this.cacheLayer ??= new CacheLayer()).stream(
-      key,
-      call,
-      linked.signal,
-      this.cacheSettings(),
-      onToken,
-      () => callChunks(runCall(this.callModel(), call, linked, true)),
-      () => stoppedByListener,
-    );
   }
 
   /** The bridge this model's calls read it through (made on its first call; a clone makes its own). */
@@ -395,22 +363,9 @@ export abstract class ChatModel {
     }));
   }
 
-  /** The call's cache key, or undefined when it bypasses the cache (none set, or `cache: false`). */
-  private cacheKeyOf(call: PreparedCall): string | undefined {
-    if (!call.useCache || (this.cache as { isNull?: boolean }).isNull === true) return undefined;
-    return cacheKey({ providerId: this.providerId, modelId: this.modelId, endpoint: this.endpoint }, call);
-  }
-
-  private cacheSettings() {
-    const emitter = () => this.madeEmitter ?? noListeners;
-    return {
-      cache: this.cache,
-      ttlMs: this.cacheTtlMs,
-      timeoutMs: this.cacheTimeoutMs,
-      get emitter() {
-        return emitter();
-      },
-    };
+  /** The model's cache as its calls use it (made on its first call; a clone makes its own). */
+  private cached(): ModelCache {
+    return (this.modelCache ??= new ModelCache(this, () => this.madeEmitter, this.endpoint));
   }
 
   /** Emits an event when it has a listener (nothing is built for an event nobody listens to). */

@@ -1,0 +1,80 @@
+import type { CallSignal } from "../../internal/abort.js";
+import type { PreparedCall } from "../call/index.js";
+import { cacheKey } from "../cache/cache-key.js";
+import { CacheLayer, type CacheSettings } from "../cache/cache-layer.js";
+import type { ChatModelCache } from "../cache/chat-model-cache.js";
+import type { ChatModelOutput } from "../output.js";
+import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { noListeners, type ChatModelEmitter } from "./chat-model-emitter.js";
+
+/** What of its model a model's cache reads, at each call (a cache or TTL assigned later holds from then on). */
+export interface CachedModel {
+  readonly providerId: string;
+  readonly modelId: string;
+  readonly cache: ChatModelCache;
+  readonly cacheTtlMs: number | undefined;
+  readonly cacheTimeoutMs: number;
+}
+
+/**
+ * The cache as one model's calls use it: each call's key, and the layer that serves a stored answer,
+ * lets identical calls in flight share one request and stores what was validated (made on the first
+ * cached call; a clone makes its own, sharing the store).
+ */
+export class ModelCache {
+  private readonly model: CachedModel;
+  private readonly madeEmitter: () => ChatModelEmitter | undefined;
+  private readonly endpoint: string;
+  private layer: CacheLayer | undefined;
+
+  constructor(model: CachedModel, madeEmitter: () => ChatModelEmitter | undefined, endpoint: string) {
+    this.model = model;
+    this.madeEmitter = madeEmitter;
+    this.endpoint = endpoint;
+  }
+
+  /** The call's cache key, or undefined when it bypasses the cache (none set, or `cache: false`). */
+  keyOf(call: PreparedCall): string | undefined {
+    const { model } = this;
+    if (!call.useCache || (model.cache as { isNull?: boolean }).isNull === true) return undefined;
+    return cacheKey({ providerId: model.providerId, modelId: model.modelId, endpoint: this.endpoint }, call);
+  }
+
+  /** A call through the cache: a stored answer, a share of an identical call in flight, or `run()`'s answer, kept. */
+  create(key: string, call: PreparedCall, signal: AbortSignal, run: () => Promise<ChatModelOutput>) {
+    return (this.layer ??= new CacheLayer()).create(key, call, signal, this.settings(), run);
+  }
+
+  /** A streamed call through the cache: a stored answer replayed, or the call run (`start`) and its answer kept. */
+  stream(
+    key: string,
+    call: PreparedCall,
+    linked: CallSignal,
+    start: () => AsyncIterator<ChatModelChunk, ChatModelOutput>,
+  ): AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined> {
+    let stoppedByListener = false;
+    const stop = () => {
+      stoppedByListener = true;
+      linked.abort();
+    };
+    const onToken = (chunk: ChatModelChunk) => {
+      const emitter = this.madeEmitter();
+      if (emitter?.listensForTokens && isDelta(chunk))
+        emitter.emit("newToken", { input: call.input, callId: call.callId, chunk, abort: stop });
+    };
+    const layer = (this.layer ??= new CacheLayer());
+    return layer.stream(key, call, linked.signal, this.settings(), onToken, start, () => stoppedByListener);
+  }
+
+  private settings(): CacheSettings {
+    const { model, madeEmitter } = this;
+    return {
+      cache: model.cache,
+      ttlMs: model.cacheTtlMs,
+      timeoutMs: model.cacheTimeoutMs,
+      get emitter() {
+        return madeEmitter() ?? noListeners;
+      },
+    };
+  }
+}
