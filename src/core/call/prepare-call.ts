@@ -40,8 +40,6 @@ export function prepareCall(
     throw new TypeError("toolChoice 'required' needs at least one tool in input.tools.");
   }
   const parallel = input.parallelToolCalls ?? settings.allowParallelToolCalls;
-  // Read once: the model's getter looks up what the provider refused.
-  const support = settings.toolChoiceSupport;
   const format = input.responseFormat;
   const answer =
     format !== undefined && providerTools.length > 0 && answersBesideTools(choice, toolsByName, settings)
@@ -49,7 +47,7 @@ export function prepareCall(
       : undefined;
   const plan = answer
     ? resolveToolsOrAnswer(providerTools, answer.tool, parallel, settings)
-    : resolveToolChoice(choice, providerTools, parallel, settings, support);
+    : resolveToolChoice(choice, providerTools, parallel, settings);
   const call: PreparedCall = {
     input,
     callId,
@@ -62,7 +60,7 @@ export function prepareCall(
       providerId: settings.providerId,
       modelId: settings.modelId,
       modelClass,
-      toolChoiceSupport: support,
+      toolChoiceSupport: settings.toolChoiceSupport,
       choice,
       plan,
       validators: toolsByName,

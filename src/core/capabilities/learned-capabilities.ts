@@ -43,9 +43,6 @@ function keyOf(scope: CapabilityScope): string {
 
 /** What was learned for a scope so far (read-only; an empty record when nothing was). */
 export function learnedFor(scope: CapabilityScope): LearnedCapabilities {
-  // Most processes learn nothing: no key is built. With the support set read once per call (prepareCall),
-  // 2.4 % of an Ollama call (480.8k -> 469.1k instructions), 1.1 % of an OpenAI one (bench/instructions.ts).
-  if (store.size === 0) return nothingLearned;
   return store.get(keyOf(scope)) ?? nothingLearned;
 }
 

@@ -38,8 +38,7 @@ export interface ToolChoicePlan {
 export const toolUnionName = "tool_call";
 
 /**
- * The ladder: settles a call's tool_choice on one rung given what the model supports
- * (`toolChoiceSupport` as the caller read it from the model, once).
+ * The ladder: settles a call's tool_choice on one rung given what the model supports.
  * Throws UnsupportedFeatureError (the "rejected" rung) when the fallback is switched off.
  */
 export function resolveToolChoice(
@@ -47,10 +46,9 @@ export function resolveToolChoice(
   tools: readonly ProviderTool[],
   parallel: boolean,
   capabilities: ToolChoiceCapabilities,
-  toolChoiceSupport = capabilities.toolChoiceSupport,
 ): ToolChoicePlan {
   if (tools.length === 0) return { rung: "native", readsUnion: false, allowedTools: [] };
-  const support = capabilities.supportsToolCalling ? toolChoiceSupport : new Set<ToolChoiceMode>();
+  const support = capabilities.supportsToolCalling ? capabilities.toolChoiceSupport : new Set<ToolChoiceMode>();
   switch (choice.mode) {
     case "none":
       return support.has("none")
