@@ -4,7 +4,7 @@ import { ProviderError } from "../errors/provider-error.js";
 import type { ChatModelInput, ProviderInput, RunContext } from "../input.js";
 import type { ChatModelOutput } from "../output.js";
 import { isDelta, type ChatModelChunk } from "./chat-model-chunk.js";
-import { chainsReads, type ChainedReads } from "./chunk-stream.js";
+import { readThen, type ChainedReads } from "./chunk-stream.js";
 import { StreamAssembler } from "./stream-assembler.js";
 
 /** What a streamed attempt reads of its model: its provider stream and its events. */
@@ -78,8 +78,7 @@ class CallChunks implements ChainedReads<ChatModelChunk, ChatModelOutput> {
     if (attempt === undefined) return this.#run.next().then(this.#passed, this.#failed);
     // A `newToken` listener stopped the call: runCall ends it with what arrived.
     if (attempt.stopped) return this.#resume();
-    const { chunks } = attempt;
-    return chainsReads(chunks) ? chunks.nextThen(this.#took, this.#threw) : chunks.next().then(this.#took, this.#threw);
+    return readThen(attempt.chunks, this.#took, this.#threw);
   }
 
   /** What runCall passed: a chunk of its own, an attempt to read (its first chunk read already), or the output. */

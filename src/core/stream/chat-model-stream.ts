@@ -2,7 +2,7 @@ import { describeThrown } from "../../internal/describe-thrown.js";
 import type { ToolCall } from "../messages.js";
 import type { ChatModelOutput } from "../output.js";
 import type { ChatModelChunk } from "./chat-model-chunk.js";
-import { chainsReads } from "./chunk-stream.js";
+import { readThen } from "./chunk-stream.js";
 
 /** A streamed call as a ChatModelStream reads it: made on the stream's first read, ended once. */
 export interface StreamCall {
@@ -133,7 +133,7 @@ export class ChatModelStream<
     try {
       const { chunks } = (this.#call ??= this.#open());
       // The call's chunks take the handlers themselves (ChainedReads): no promise step of this stream's own per chunk.
-      const reading = chainsReads(chunks) ? chunks.nextThen(took, threw) : chunks.next().then(took, threw);
+      const reading = readThen(chunks, took, threw);
       // Cleared by the handlers (`took`, `threw`), which run before a read that waited for this one.
       this.#reading = reading;
       return reading;

@@ -27,9 +27,14 @@ export interface ChainedReads<T, R> extends AsyncIterator<T, R, undefined> {
   ): Promise<U>;
 }
 
-/** Whether an iterator maps its reads in their own step (see ChainedReads). */
-export function chainsReads<T, R>(iterator: AsyncIterator<T, R, undefined>): iterator is ChainedReads<T, R> {
-  return typeof (iterator as Partial<ChainedReads<T, R>>).nextThen === "function";
+/** `iterator.next().then(took, threw)`, in the read's own step where the iterator chains its reads (see ChainedReads). */
+export function readThen<T, R, U>(
+  iterator: AsyncIterator<T, R, undefined>,
+  took: (result: IteratorResult<T, R>) => U | PromiseLike<U>,
+  threw: (error: unknown) => U | PromiseLike<U>,
+): Promise<U> {
+  const chained = iterator as Partial<ChainedReads<T, R>>;
+  return typeof chained.nextThen === "function" ? chained.nextThen(took, threw) : iterator.next().then(took, threw);
 }
 
 /**
