@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { abortError, isAbortError, settleOnAbort } from "../../internal/abort.js";
 import { describeThrown } from "../../internal/describe-thrown.js";
-import { partialOutput, schemaInputOf, type PreparedCall } from "../call/index.js";
+import { partialOutput, type PreparedCall } from "../call/index.js";
+import { schemaInputOf } from "../schema/kept-schema-inputs.js";
 import type { CacheEntry } from "./cache-entry.js";
 import { chunksFromCache, outputFromCache } from "./cache-entry.js";
 import { entryFitsCall } from "./entry-fits-call.js";

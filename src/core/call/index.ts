@@ -5,5 +5,4 @@ export type { CallSettings, OutputRules, PreparedCall } from "./prepared-call.js
 export { runCall, type CallModel } from "./run-call.js";
 export { callChunks } from "../stream/call-chunks.js";
 export { partialOutput } from "./read-reply.js";
-export { schemaInputOf } from "./kept-schema-inputs.js";
 export { reAskLead } from "./repair-guidance.js";

@@ -10,7 +10,7 @@ import { parseJSONValue } from "../tool-calls/parse-json-value.js";
 import { preview } from "../tool-calls/parse-tool-arguments.js";
 import { normalizeUsage, sumUsage } from "../usage.js";
 import { checkToolChoice } from "./check-tool-choice.js";
-import { recordSchemaInput, schemaInputOf } from "./kept-schema-inputs.js";
+import { recordSchemaInput, schemaInputOf } from "../schema/kept-schema-inputs.js";
 import type { OutputRules, PreparedCall } from "./prepared-call.js";
 import {
   completedAtCutOff,

@@ -9,7 +9,7 @@ import { readToolUnion } from "../tool-choice/read-tool-union.js";
 import { matchToolName } from "../tool-calls/match-tool-name.js";
 import { parseToolArguments } from "../tool-calls/parse-tool-arguments.js";
 import { recoverTextToolCalls } from "../tool-calls/recover-text-tool-calls.js";
-import { recordSchemaInput } from "./kept-schema-inputs.js";
+import { recordSchemaInput } from "../schema/kept-schema-inputs.js";
 import type { OutputRules } from "./prepared-call.js";
 
 /** One call made final: its tool known, its arguments parsed (repaired), validated and given an id. Failures are worded apart (the code run per call stays small). */
