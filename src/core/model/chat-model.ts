@@ -1,16 +1,12 @@
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
-import { checkCacheTimeout } from "../cache/guarded-store.js";
-import type { ChatModelCache } from "../cache/chat-model-cache.js";
-import { NullCache } from "../cache/null-cache.js";
 import { callChunks, runCall, type CallModel } from "../call/index.js";
 import { callBridge } from "./call-bridge.js";
 import { ChatModelEmitter } from "./chat-model-emitter.js";
 import { ModelCache } from "./model-cache.js";
-import type { ChatModelOptions, ChatModelProfile } from "./chat-model-options.js";
+import { ChatModelSettings } from "./chat-model-settings.js";
 import type { ChatModelEvents } from "../events.js";
 import type {
   ChatModelInput,
-  ChatModelParameters,
   InferResponseFormatOutput,
   InferSchemaOutput,
   ProviderInput,
@@ -21,18 +17,9 @@ import type {
 import type { ToolCall } from "../messages.js";
 import type { ChatModelOutput, ProviderOutput, ToolChoiceRung } from "../output.js";
 import type { AnyTool, ToolCallOf } from "../tool.js";
-import type { ParameterName } from "../parameters/parameter-name.js";
-import { toParameterSet } from "../parameters/parameter-name.js";
-import { learnedFor, type LearnedCapabilities } from "../capabilities/learned-capabilities.js";
-import type { ResolvedRetryOptions } from "../retry/retry-options.js";
-import { resolveRetryOptions } from "../retry/retry-options.js";
 import type { SchemaInput } from "../schema/schema-input.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { ChatModelStream, type StreamCall } from "../stream/chat-model-stream.js";
-import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
-import { toToolChoiceSupport } from "../tool-choice/tool-choice-mode.js";
-import { checkRateLimitOptions, type RateLimitOptions } from "../../fleet/rate-limit-options.js";
-import { checkMaxResponseBytes } from "../../internal/max-response-bytes.js";
 
 /** The calls made so far in this process, by every model: the last call's `callId`. */
 let callCount = 0;
@@ -45,39 +32,13 @@ export function nextCallId(): number {
 /**
  * One chat-model interface for every provider. The base class owns the pipeline — input
  * normalisation, the tool_choice ladder, cache, retries, repair, validation and events — once;
- * an adapter declares its profile and implements `_create` and `_createStream`.
+ * an adapter declares its profile and implements `_create` and `_createStream`. Its settings are
+ * the fields it inherits (`core/model/chat-model-settings.ts`); this class holds a call's lifetime (its signal, events,
+ * cache decision and run), its events and its copies.
  */
-export abstract class ChatModel {
-  /** "openai", "azure-openai", "ollama", "bedrock", "scripted", … */
-  abstract readonly providerId: string;
-  readonly modelId: string;
-  /** As built (options, else the profile); what the provider refused is taken out when read. */
-  private builtToolChoiceSupport: Set<ToolChoiceMode>;
-  private builtStructuredOutput: boolean;
-  private builtUnsupportedParameters: Set<ParameterName>;
+export abstract class ChatModel extends ChatModelSettings {
   /** The emitter, once `emitter` was first read: until then no one can be listening. */
   private madeEmitter: ChatModelEmitter | undefined;
-  toolCallFallbackViaResponseFormat: boolean;
-  supportsToolCalling: boolean;
-  supportsTopLevelUnion: boolean;
-  supportsResponseFormatWithTools: boolean;
-  strictResponseFormat: boolean;
-  allowParallelToolCalls: boolean;
-  ignoreParallelToolCalls: boolean;
-  fixInvalidToolCalls: boolean;
-  recoverTextToolCallsOnAuto: boolean;
-  retryOnEmptyResponse: boolean;
-  maxRepairAttempts: number;
-  cache: ChatModelCache;
-  cacheTtlMs: number | undefined;
-  cacheTimeoutMs: number;
-  parameters: ChatModelParameters | undefined;
-  strictParameters: boolean;
-  readonly retry: ResolvedRetryOptions;
-  /** The budget its requests are held to, if any (`rateLimit` option). */
-  readonly rateLimit: RateLimitOptions | undefined;
-  /** The most bytes of one response body its requests read (`maxResponseBytes` option; `Infinity`: no cap). */
-  readonly maxResponseBytes: number;
   /**
    * For adapters: set true when this adapter never hands a call's signal to `AbortSignal.any`.
    * A call nothing can end early (no signal, no timeout, not a stream) then gets one shared signal
@@ -90,108 +51,6 @@ export abstract class ChatModel {
   private bridge: CallModel | undefined;
   /** Its cache as its calls use it: keys, and identical calls in flight sharing one request (see cached()). */
   private modelCache: ModelCache | undefined;
-
-  constructor(modelId: string, options: ChatModelOptions = {}, profile: ChatModelProfile) {
-    if (typeof modelId !== "string" || modelId.trim() === "") {
-      throw new TypeError(`A model id is required (a non-empty string), got ${JSON.stringify(modelId)}.`);
-    }
-    if (
-      options.maxRepairAttempts !== undefined &&
-      !(Number.isInteger(options.maxRepairAttempts) && options.maxRepairAttempts >= 0)
-    ) {
-      throw new TypeError(`maxRepairAttempts must be a non-negative integer, got ${options.maxRepairAttempts}.`);
-    }
-    this.modelId = modelId;
-    this.madeEmitter = undefined;
-    this.builtToolChoiceSupport = toToolChoiceSupport(options.toolChoiceSupport ?? profile.toolChoiceSupport);
-    this.toolCallFallbackViaResponseFormat = options.toolCallFallbackViaResponseFormat ?? true;
-    this.supportsToolCalling = options.supportsToolCalling ?? profile.supportsToolCalling ?? true;
-    this.builtStructuredOutput = options.supportsStructuredOutput ?? profile.supportsStructuredOutput;
-    this.supportsTopLevelUnion = options.supportsTopLevelUnion ?? profile.supportsTopLevelUnion;
-    this.supportsResponseFormatWithTools =
-      options.supportsResponseFormatWithTools ?? profile.supportsResponseFormatWithTools ?? false;
-    this.strictResponseFormat = options.strictResponseFormat ?? profile.strictResponseFormat ?? false;
-    this.allowParallelToolCalls = options.allowParallelToolCalls ?? false;
-    this.ignoreParallelToolCalls = options.ignoreParallelToolCalls ?? false;
-    this.fixInvalidToolCalls = options.fixInvalidToolCalls ?? true;
-    this.recoverTextToolCallsOnAuto = options.recoverTextToolCallsOnAuto ?? false;
-    this.retryOnEmptyResponse = options.retryOnEmptyResponse ?? true;
-    this.maxRepairAttempts = options.maxRepairAttempts ?? 2;
-    this.cache = options.cache ?? new NullCache();
-    this.cacheTtlMs = options.cacheTtlMs;
-    this.cacheTimeoutMs = checkCacheTimeout(options.cacheTimeoutMs ?? 1000);
-    this.parameters = options.parameters;
-    this.builtUnsupportedParameters = toParameterSet(
-      options.unsupportedParameters ?? profile.unsupportedParameters,
-      "unsupportedParameters",
-    );
-    this.strictParameters = options.strictParameters ?? false;
-    this.retry = resolveRetryOptions(options.retry);
-    if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
-    this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
-    this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);
-  }
-
-  /** Where this model's requests go (base URL, host, region, deployment); part of the cache key. */
-  protected get endpoint(): string {
-    return "";
-  }
-
-  /**
-   * For adapters: where what this model's provider refused is kept for the process (with the
-   * provider and model ids): models of one scope learn together. @default the endpoint
-   */
-  protected get capabilityScope(): string {
-    return this.endpoint;
-  }
-
-  /** What this model's provider refused so far, in this process (nothing while the model is being built). */
-  private learned(): LearnedCapabilities | undefined {
-    // Read during construction (before the adapter set its id and endpoint), nothing is learned yet.
-    if (typeof this.providerId !== "string") return undefined;
-    return learnedFor({ providerId: this.providerId, scope: this.capabilityScope, modelId: this.modelId });
-  }
-
-  /**
-   * The tool_choice values this provider honours; the ladder falls back for the rest. A value the
-   * provider refused with a 400 (learned once per endpoint and model, for the whole process) is
-   * gone from it, whatever the model was built with.
-   */
-  get toolChoiceSupport(): Set<ToolChoiceMode> {
-    const support = this.builtToolChoiceSupport;
-    const refused = this.learned()?.toolChoice;
-    if (refused === undefined || ![...refused].some((value) => support.has(value))) return support;
-    // A set of its own: one a caller assigned is not changed under them.
-    return (this.builtToolChoiceSupport = new Set([...support].filter((value) => !refused.has(value))));
-  }
-
-  set toolChoiceSupport(support: Set<ToolChoiceMode>) {
-    this.builtToolChoiceSupport = support;
-  }
-
-  /** Whether the provider takes a JSON-schema response format: false once it refused one (learned for the process). */
-  get supportsStructuredOutput(): boolean {
-    return this.builtStructuredOutput && this.learned()?.structuredOutput !== true;
-  }
-
-  set supportsStructuredOutput(supported: boolean) {
-    this.builtStructuredOutput = supported;
-  }
-
-  /**
-   * The parameters this provider and model have no field for: dropped with a warning, or refused
-   * (`strictParameters`). A parameter the provider refused with a 400 (learned for the process) is among them.
-   */
-  get unsupportedParameters(): Set<ParameterName> {
-    const unsupported = this.builtUnsupportedParameters;
-    const refused = this.learned()?.parameters;
-    if (refused === undefined || [...refused].every((name) => unsupported.has(name))) return unsupported;
-    return (this.builtUnsupportedParameters = new Set([...unsupported, ...refused]));
-  }
-
-  set unsupportedParameters(names: Set<ParameterName>) {
-    this.builtUnsupportedParameters = names;
-  }
 
   /**
    * The model's events (eventemitter3, guarded listeners): made on first read, so a model nobody
