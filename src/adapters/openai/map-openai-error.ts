@@ -5,9 +5,7 @@ import { transportRefusal } from "../../core/transport/transport-refusal.js";
 import { mapOpenAIConnectionError } from "./map-openai-connection-error.js";
 import { mapOpenAIStatusError } from "./map-openai-status-error.js";
 import { mapOpenAIUnreadableResponse } from "./map-openai-unreadable-response.js";
-import { secretsOf, whereOf, type OpenAIErrorContext } from "./openai-error-context.js";
-
-const pageHint = "Check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page.";
+import { pageHint, secretsOf, whereOf, type OpenAIErrorContext } from "./openai-error-context.js";
 
 /**
  * An `openai` SDK error as a ProviderError (the SDK error is its `cause`), by family: what keelson's

@@ -2,7 +2,7 @@ import { ProviderError } from "../../core/errors/provider-error.js";
 import { fetchGaveUp } from "../../internal/fetch-gave-up.js";
 import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
 import { fetchGaveUpError } from "./map-openai-connection-error.js";
-import { secretsOf, whereOf, type OpenAIErrorContext } from "./openai-error-context.js";
+import { pageHint, secretsOf, whereOf, type OpenAIErrorContext } from "./openai-error-context.js";
 
 /**
  * What the SDK lets through from below it, as a ProviderError: a body that is not JSON
@@ -22,9 +22,7 @@ export function mapOpenAIUnreadableResponse(error: unknown, context: OpenAIError
     const page = /^Unexpected token '<'/.test(error.message);
     return new ProviderError(
       `${where}: the API sent a body that is not valid JSON (${redactedExcerpt(error.message, secretsOf(context), maxServerTextLength)}).` +
-        (page
-          ? " It is an HTML page: check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page."
-          : ""),
+        (page ? ` It is an HTML page. ${pageHint}` : ""),
       { ...options, reason: "server", isRetryable: !page },
     );
   }

@@ -26,6 +26,9 @@ export interface OpenAIErrorContext {
   fetchLimitFirst?: boolean | undefined;
 }
 
+/** What to check when a web page (a proxy's, a login page) answered where the API belongs. */
+export const pageHint = "Check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page.";
+
 /** The error codes of a filtered prompt or reply (a 400 that is no malformed request). */
 export const contentFilterCodes = new Set(["content_filter", "content_policy_violation"]);
 

@@ -1,6 +1,13 @@
 import { ProviderError } from "../../core/errors/provider-error.js";
 import { maxServerTextLength, redactedExcerpt } from "../../internal/redact-secrets.js";
-import { contentFilterCodes, secretsOf, statusOf, whereOf, type OpenAIErrorContext } from "./openai-error-context.js";
+import {
+  contentFilterCodes,
+  pageHint,
+  secretsOf,
+  statusOf,
+  whereOf,
+  type OpenAIErrorContext,
+} from "./openai-error-context.js";
 
 /**
  * An error a server reported in place of a reply, inside a 200 body or as a stream chunk: OpenAI's
@@ -44,8 +51,7 @@ export function notACompletion(body: unknown, context: OpenAIErrorContext): Prov
       ? `text starting ${JSON.stringify(redactedExcerpt(body, secretsOf(context), 60))}`
       : typeof body;
   return new ProviderError(
-    `${whereOf(context)}: the API answered 200 with a body that is not a chat completion (${shown}). ` +
-      "Check that baseURL points at an OpenAI-compatible API and not at a proxy's or a login page.",
+    `${whereOf(context)}: the API answered 200 with a body that is not a chat completion (${shown}). ${pageHint}`,
     // A web page is a misconfiguration, not a passing fault: a retry gets the same page.
     { providerId: context.providerId, modelId: context.modelId, reason: "server", isRetryable: !isHTML(body) },
   );
