@@ -13,6 +13,7 @@ import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import type { RateLimitOptions } from "../../fleet/rate-limit-options.js";
 import { rateLimitedRequests, type ModelRequests } from "../../fleet/rate-limited-requests.js";
 import { noListeners, type ChatModelEmitter } from "./chat-model-emitter.js";
+import { checkRepairBudget } from "./chat-model-settings.js";
 
 /** The model as its calls read it: its public settings (a ChatModel). */
 export interface BridgedModel extends CallSettings, ParameterSupport {
@@ -53,14 +54,7 @@ export function callBridge(model: BridgedModel, internals: ModelInternals): Call
     retry: model.retry,
     // Read at each repair: a maxRepairAttempts assigned after the model was made holds for the calls after it.
     get maxRepairAttempts() {
-      const budget: unknown = model.maxRepairAttempts;
-      // Checked as the constructor checks it: NaN or undefined would re-ask without bound.
-      if (!(Number.isInteger(budget) && (budget as number) >= 0)) {
-        throw new TypeError(
-          `maxRepairAttempts must be a non-negative integer, got ${String(budget)} (assigned to the model after it was made).`,
-        );
-      }
-      return budget as number;
+      return checkRepairBudget(model.maxRepairAttempts, " (assigned to the model after it was made)");
     },
     prepare: (input, callId) => {
       const call = prepareCall(input, callId, model, modelClass);

@@ -52,12 +52,7 @@ export abstract class ChatModelSettings {
     if (typeof modelId !== "string" || modelId.trim() === "") {
       throw new TypeError(`A model id is required (a non-empty string), got ${JSON.stringify(modelId)}.`);
     }
-    if (
-      options.maxRepairAttempts !== undefined &&
-      !(Number.isInteger(options.maxRepairAttempts) && options.maxRepairAttempts >= 0)
-    ) {
-      throw new TypeError(`maxRepairAttempts must be a non-negative integer, got ${options.maxRepairAttempts}.`);
-    }
+    if (options.maxRepairAttempts !== undefined) checkRepairBudget(options.maxRepairAttempts, "");
     this.modelId = modelId;
     this.builtToolChoiceSupport = toToolChoiceSupport(options.toolChoiceSupport ?? profile.toolChoiceSupport);
     this.toolCallFallbackViaResponseFormat = options.toolCallFallbackViaResponseFormat ?? true;
@@ -148,4 +143,15 @@ export abstract class ChatModelSettings {
   set unsupportedParameters(names: Set<ParameterName>) {
     this.builtUnsupportedParameters = names;
   }
+}
+
+/**
+ * A repair budget, checked: a non-negative integer (NaN or undefined would re-ask without bound).
+ * `when` ends the message (where the value came from).
+ */
+export function checkRepairBudget(budget: unknown, when: string): number {
+  if (!(Number.isInteger(budget) && (budget as number) >= 0)) {
+    throw new TypeError(`maxRepairAttempts must be a non-negative integer, got ${String(budget)}${when}.`);
+  }
+  return budget as number;
 }
