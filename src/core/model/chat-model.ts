@@ -227,7 +227,7 @@ export abstract class ChatModel extends ChatModelSettings {
     return (this.modelCache ??= new ModelCache(this, () => this.madeEmitter, this.endpoint));
   }
 
-  /** Emits an event when it has a listener (nothing is built for an event nobody listens to). */
+  /** Emits an event when it has a listener (the emitter is asked first; the caller has built the payload). */
   protected emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
     const emitter = this.madeEmitter;
     if (!emitter?.listening[event]) return;
