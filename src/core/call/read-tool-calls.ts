@@ -192,13 +192,13 @@ export function textCallHint(text: string, rules: OutputRules): { issue: string;
   const mismatch = calls.map((call) => argumentsProblem(call, rules)).find((problem) => problem !== undefined);
   const issue = `the reply is a call to ${names} written as text${mismatch ? ` (${mismatch})` : ""}: call tools through the tool-calling interface, or reply with the JSON answer alone`;
   const why = !rules.fixInvalidToolCalls
-    ? "fixInvalidToolCalls is false, which turns recoverTextToolCallsOnAuto off"
+    ? "fixInvalidToolCalls is false, which turns that reading off (leave it at its default, true)"
     : rules.choice.mode === "auto" && !rules.recoverTextToolCallsOnAuto
-      ? "recoverTextToolCallsOnAuto is false"
-      : `recoverTextToolCallsOnAuto reads a reply as tool calls only when it is nothing but calls to this call's tools with arguments that match their schemas${mismatch ? "" : ", and this one is not"}`;
+      ? "recoverTextToolCallsOnAuto is false (leave it at its default, true, to read such a reply as the call)"
+      : "recoverTextToolCallsOnAuto reads a reply as tool calls only when it is nothing but calls to this call's tools with arguments that match their schemas";
   return {
     issue,
-    advice: `\nThe reply reads as a call to ${names} written as text${mismatch ? ` (${mismatch})` : ""}; it was read as the answer because ${why}.`,
+    advice: `\nThe reply reads as a tool call written as text; it was read as the answer because ${why}.`,
   };
 }
 
