@@ -9,7 +9,7 @@ import {
   ordinaryReplies,
   quoteReadings,
   readQuotes,
-} from "../core/tool-calls/__fixtures__/text-call-corpus.js";
+} from "../core/text-tool-calls/__fixtures__/text-call-corpus.js";
 
 /**
  * The agent loop on a small local model that writes its tool call as text under toolChoice "auto"

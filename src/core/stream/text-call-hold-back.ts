@@ -1,5 +1,5 @@
 import { maxRepairLength } from "../tool-calls/parse-json-value.js";
-import { callFenceLanguages } from "../tool-calls/whole-text-tool-calls.js";
+import { callFenceLanguages } from "../text-tool-calls/whole-text-tool-calls.js";
 import type { ChatModelChunk } from "./chat-model-chunk.js";
 
 /** The openers of the tagged forms a call is written in (`<think>` opens the block shown before one). */

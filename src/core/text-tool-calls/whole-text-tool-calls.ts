@@ -1,9 +1,9 @@
 import { isPlainObject } from "../schema/json-schema.js";
 import type { ProviderToolCall } from "../output.js";
-import { balancedEnd } from "./extract-json.js";
+import { balancedEnd } from "../tool-calls/extract-json.js";
 import { gemmaCallClose, gemmaCallOpen } from "./gemma-tool-calls.js";
 import { mistralMarker } from "./mistral-tool-calls.js";
-import { maxRepairLength, parseJSONValue } from "./parse-json-value.js";
+import { maxRepairLength, parseJSONValue } from "../tool-calls/parse-json-value.js";
 import { parseGemmaCalls, parsePythonCalls } from "./python-literal.js";
 import { functionTagCall, maxRecoveredCalls, withoutSpecialTokens } from "./recover-text-tool-calls.js";
 

@@ -1,6 +1,6 @@
 import { isPlainObject } from "../schema/json-schema.js";
 import type { ProviderToolCall } from "../output.js";
-import { maxRepairLength, parseJSONValue, parseJSONValues, type ParsedJSON } from "./parse-json-value.js";
+import { maxRepairLength, parseJSONValue, parseJSONValues, type ParsedJSON } from "../tool-calls/parse-json-value.js";
 import { gemmaCallOpen, gemmaToolCalls } from "./gemma-tool-calls.js";
 import { mistralMarker, mistralToolCalls } from "./mistral-tool-calls.js";
 import { pythonicToolCalls } from "./pythonic-tool-calls.js";
