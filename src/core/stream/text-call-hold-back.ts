@@ -1,11 +1,13 @@
 import { maxRepairLength } from "../tool-calls/parse-json-value.js";
-import { callFenceLanguages } from "../text-tool-calls/whole-text-tool-calls.js";
+import { callFenceLanguages, envelopeKeys } from "../text-tool-calls/whole-text-tool-calls.js";
 import type { ChatModelChunk } from "./chat-model-chunk.js";
 
 /** The openers of the tagged forms a call is written in (`<think>` opens the block shown before one). */
 const tagOpeners = ["<tool_call>", "<function=", "<|tool_call>", "<|python_tag|>", "<|python_start|>", "[TOOL_CALLS]"];
 const thinkOpen = "<think>";
 const thinkClose = "</think>";
+/** A key longer than any envelope key is no envelope key: no more of it is kept. */
+const maxKeyLength = 16;
 /** Past this many characters a lead that is still undecided is text. */
 const maxUndecided = 4096;
 
@@ -34,6 +36,11 @@ export class TextCallHoldBack {
   /** A top-level value closed (after it only another value, a fence close or a special token may come). */
   #closed = false;
   #fenceClosed = false;
+  /** The first key of a JSON object the form opens with (`{` or `[{`): watched, read, then decided. */
+  #firstKey: "pending" | "await" | "reading" | "done" = "pending";
+  #key = "";
+  /** Non-blank characters scanned (outside strings). */
+  #nonBlank = 0;
 
   constructor(isToolName: (name: string) => boolean) {
     this.#isToolName = isToolName;
@@ -164,10 +171,22 @@ export class TextCallHoldBack {
       if (this.#quote !== "") {
         if (this.#escaped) this.#escaped = false;
         else if (char === "\\") this.#escaped = true;
-        else if (char === this.#quote) this.#quote = "";
+        else if (char === this.#quote) {
+          this.#quote = "";
+          // The first key of a JSON value that is no envelope's (`{"service": …}`): an answer, not a call.
+          if (this.#firstKey === "reading" && !envelopeKeys.has(this.#key)) return true;
+          if (this.#firstKey === "reading") this.#firstKey = "done";
+        }
+        if (this.#firstKey === "reading" && this.#key.length <= maxKeyLength) this.#key += char;
         continue;
       }
       if (/\s/.test(char)) continue;
+      if (this.#firstKey === "await") this.#firstKey = char === '"' || char === "'" ? "reading" : "done";
+      if (this.#firstKey === "pending" && (this.#nonBlank > 1 || char !== "[")) {
+        // A top-level object, or one first in a top-level list: its first key is watched.
+        this.#firstKey = char === "{" ? "await" : "done";
+      }
+      this.#nonBlank++;
       if (this.#fenceClosed) {
         if (char === "`") continue;
         return true;

@@ -17,7 +17,7 @@ export interface WholeTextCalls {
 export const callFenceLanguages: ReadonlySet<string> = new Set(["", "json", "tool_code", "tool_call", "python", "py"]);
 
 /** Keys a call envelope may have; any other (`description`, say: a tool's definition) makes it no call. */
-const envelopeKeys = new Set(["name", "arguments", "parameters", "type", "function", "id"]);
+export const envelopeKeys: ReadonlySet<string> = new Set(["name", "arguments", "parameters", "type", "function", "id"]);
 
 /**
  * The tool calls a reply is, when its whole text — apart from whitespace, a fence around it, Llama's

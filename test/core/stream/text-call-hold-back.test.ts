@@ -53,15 +53,29 @@ describe("ChatModel.createStream: text that may be a tool call written as text",
     expect(log).toEqual(["sent 0", 'got "Paris "', "sent 1", 'got "is "', "sent 2", 'got "sunny."', "sent finish"]);
   });
 
-  it("should hold a JSON value back only until prose after it shows it is an answer", async () => {
-    const log = await read(new LoggingModel(['{"status": ', '"ok"}', "\n\nThat ", "is all."]));
+  it("should hold a JSON value that may be a call back only until prose after it shows it is an answer", async () => {
+    const log = await read(new LoggingModel(['{"name": ', '"Alice"}', "\n\nThat ", "is all."]));
     expect(log).toEqual([
       "sent 0",
       "sent 1",
       "sent 2",
-      `got ${JSON.stringify('{"status": "ok"}\n\nThat ')}`,
+      `got ${JSON.stringify('{"name": "Alice"}\n\nThat ')}`,
       "sent 3",
       'got "is all."',
+      "sent finish",
+    ]);
+  });
+
+  it("should show a JSON answer as soon as its first key is no call envelope's", async () => {
+    const log = await read(new LoggingModel(['{"serv', 'ice": "auth', '-api", ', '"severity": 1}']));
+    expect(log).toEqual([
+      "sent 0",
+      "sent 1",
+      `got ${JSON.stringify('{"service": "auth')}`,
+      "sent 2",
+      `got ${JSON.stringify('-api", ')}`,
+      "sent 3",
+      `got ${JSON.stringify('"severity": 1}')}`,
       "sent finish",
     ]);
   });
