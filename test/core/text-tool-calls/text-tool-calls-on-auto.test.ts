@@ -168,6 +168,60 @@ describe("ChatModel: tool calls written as text under toolChoice auto", () => {
       );
     });
 
+    it("should show any reply made of call-form fragments either whole as text or as calls only", async () => {
+      const fragment = fc.constantFrom(
+        "<tool_call>",
+        "</tool_call>",
+        "<function=get_weather>",
+        "</function>",
+        "<think>",
+        "</think>",
+        "[TOOL_CALLS]",
+        "[ARGS]",
+        "<|tool_call>",
+        "<tool_call|>",
+        "<|python_tag|>",
+        "```json\n",
+        "```",
+        "{",
+        "}",
+        "[",
+        "]",
+        "(",
+        ")",
+        '"name": ',
+        '"arguments": ',
+        '"get_weather"',
+        '{"city": "Paris"}',
+        "get_weather",
+        "city=",
+        "'Paris'",
+        ", ",
+        "\\",
+        '"',
+        "'",
+        "\n",
+        " ",
+        "Paris is sunny.",
+        "search(",
+        'query="x"',
+      );
+      const reply = fc.array(fragment, { minLength: 1, maxLength: 14 }).map((parts) => parts.join(""));
+      await fc.assert(
+        fc.asyncProperty(reply, cuts, async (text, points) => {
+          const model = new ScriptedChatModel([rawStep(text, { chunks: split(text, points) })], {
+            maxRepairAttempts: 0,
+          });
+          const { output, error, chunks } = await settleCall(model, auto(corpusTools, 2), "createStream");
+          // Several calls with parallel calls allowed: nothing here is an output error.
+          expect(error).toBeUndefined();
+          if (output!.toolCalls.length === 0) expect(textOf(chunks)).toBe(text);
+          else expect(textOf(chunks)).toBe(output!.text);
+        }),
+        { numRuns: 400 },
+      );
+    });
+
     it("should show every reply that stays text exactly as it was written", async () => {
       const entries = mustStayText();
       await fc.assert(
