@@ -4,7 +4,7 @@
  */
 export { ChatModel } from "./core/model/chat-model.js";
 export type { ChatModelOptions, ChatModelProfile } from "./core/model/chat-model-options.js";
-export { ChatModelEmitter, type Listening } from "./core/model/chat-model-emitter.js";
+export { ChatModelEmitter, type Listening } from "./core/emitter/chat-model-emitter.js";
 export type * from "./core/events.js";
 export type {
   ChatModelInput,
@@ -83,7 +83,7 @@ export {
 } from "./create-chat-model.js";
 export { withFallbacks, type WithFallbacksOptions } from "./fleet/with-fallbacks.js";
 export { FallbackChatModel } from "./fleet/fallback-chat-model.js";
-export type { RateLimitOptions, RateLimitStore } from "./fleet/rate-limit-options.js";
+export type { RateLimitOptions, RateLimitStore } from "./core/rate-limit/rate-limit-options.js";
 export {
   openAICompatiblePresets,
   type OpenAICompatiblePreset,

@@ -9,7 +9,7 @@ import { entryFitsCall } from "./entry-fits-call.js";
 import { GuardedStore } from "./guarded-store.js";
 import { readCacheEntry } from "./read-cache-entry.js";
 import type { ChatModelCache } from "./chat-model-cache.js";
-import type { EventSink } from "../model/chat-model-emitter.js";
+import type { EventSink } from "../emitter/chat-model-emitter.js";
 import type { ChatModelOutput } from "../output.js";
 import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";

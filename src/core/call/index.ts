@@ -3,6 +3,11 @@
 export { prepareCall } from "./prepare-call.js";
 export type { CallSettings, OutputRules, PreparedCall } from "./prepared-call.js";
 export { runCall, type CallModel } from "./run-call.js";
-export { callChunks } from "../stream/call-chunks.js";
+export { callChunks } from "./call-chunks.js";
 export { partialOutput } from "./read-reply.js";
 export { reAskLead } from "./repair-guidance.js";
+export {
+  dropUnsupportedParameters,
+  droppedParameterMessage,
+  type ParameterSupport,
+} from "./drop-unsupported-parameters.js";

@@ -1,5 +1,5 @@
 import { throwIfAborted, type CallSignal } from "../../internal/abort.js";
-import type { EventSink } from "../model/chat-model-emitter.js";
+import type { EventSink } from "../emitter/chat-model-emitter.js";
 import type { ChatModelError } from "../errors/chat-model-error.js";
 import { EmptyResponseError } from "../errors/empty-response-error.js";
 import { ProviderError } from "../errors/provider-error.js";
@@ -11,7 +11,7 @@ import type { Attempt, ChatModelOutput, ProviderOutput, Repair } from "../output
 import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import { withTransportRetry } from "../retry/with-transport-retry.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
-import { StreamedAttempt, type CallRun } from "../stream/call-chunks.js";
+import { StreamedAttempt, type CallRun } from "./call-chunks.js";
 import type { CapabilityScope, LearnedCapabilities } from "../capabilities/learned-capabilities.js";
 import { learnedEntry, learnedFor, firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import { learnedMessage, recordRefusal, refusalKey, refusalOf, withoutRefusedFields } from "../capabilities/refusal.js";

@@ -1,18 +1,20 @@
-import { prepareCall, type CallModel, type CallSettings } from "../call/index.js";
+import {
+  dropUnsupportedParameters,
+  droppedParameterMessage,
+  prepareCall,
+  type CallModel,
+  type CallSettings,
+  type ParameterSupport,
+} from "../call/index.js";
 import { firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import type { ChatModelEvents } from "../events.js";
 import type { ProviderInput, RunContext } from "../input.js";
 import type { ProviderOutput, ToolChoiceRung } from "../output.js";
-import {
-  dropUnsupportedParameters,
-  droppedParameterMessage,
-  type ParameterSupport,
-} from "../parameters/drop-unsupported-parameters.js";
 import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
-import type { RateLimitOptions } from "../../fleet/rate-limit-options.js";
-import { rateLimitedRequests, type ModelRequests } from "../../fleet/rate-limited-requests.js";
-import { noListeners, type ChatModelEmitter } from "./chat-model-emitter.js";
+import type { RateLimitOptions } from "../rate-limit/rate-limit-options.js";
+import { rateLimitedRequests, type ModelRequests } from "../rate-limit/rate-limited-requests.js";
+import { noListeners, type ChatModelEmitter } from "../emitter/chat-model-emitter.js";
 import { checkRepairBudget } from "./chat-model-settings.js";
 
 /** The model as its calls read it: its public settings (a ChatModel). */

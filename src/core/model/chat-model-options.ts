@@ -3,7 +3,7 @@ import type { ChatModelParameters } from "../input.js";
 import type { ParameterName } from "../parameters/parameter-name.js";
 import type { RetryOptions } from "../retry/retry-options.js";
 import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
-import type { RateLimitOptions } from "../../fleet/rate-limit-options.js";
+import type { RateLimitOptions } from "../rate-limit/rate-limit-options.js";
 
 /** Options every model takes; each adapter adds its own. */
 export interface ChatModelOptions {

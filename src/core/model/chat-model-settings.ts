@@ -9,7 +9,7 @@ import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import { resolveRetryOptions } from "../retry/retry-options.js";
 import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "../tool-choice/tool-choice-mode.js";
-import { checkRateLimitOptions, type RateLimitOptions } from "../../fleet/rate-limit-options.js";
+import { checkRateLimitOptions, type RateLimitOptions } from "../rate-limit/rate-limit-options.js";
 import { checkMaxResponseBytes } from "../../internal/max-response-bytes.js";
 import type { ChatModelOptions, ChatModelProfile } from "./chat-model-options.js";
 

@@ -1,7 +1,7 @@
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
 import { callChunks, runCall, type CallModel } from "../call/index.js";
 import { callBridge } from "./call-bridge.js";
-import { ChatModelEmitter } from "./chat-model-emitter.js";
+import { ChatModelEmitter } from "../emitter/chat-model-emitter.js";
 import { ModelCache } from "./model-cache.js";
 import { ChatModelSettings } from "./chat-model-settings.js";
 import type { ChatModelEvents } from "../events.js";

@@ -5,7 +5,7 @@ import { CacheLayer, type CacheSettings } from "../cache/cache-layer.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import type { ChatModelOutput } from "../output.js";
 import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
-import { noListeners, type ChatModelEmitter } from "./chat-model-emitter.js";
+import { noListeners, type ChatModelEmitter } from "../emitter/chat-model-emitter.js";
 
 /** What of its model a model's cache reads, at each call (a cache or TTL assigned later holds from then on). */
 export interface CachedModel {

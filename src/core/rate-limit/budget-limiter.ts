@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 import * as flexible from "rate-limiter-flexible";
-import { ProviderError } from "../core/errors/provider-error.js";
-import type { ProviderInput } from "../core/input.js";
-import type { Usage } from "../core/usage.js";
-import { delay, throwIfAborted } from "../internal/abort.js";
+import { ProviderError } from "../errors/provider-error.js";
+import type { ProviderInput } from "../input.js";
+import type { Usage } from "../usage.js";
+import { delay, throwIfAborted } from "../../internal/abort.js";
 import type { CallLimiter, CallPermit, LimitedModel } from "./call-limiter.js";
 import { ConcurrencySlots } from "./concurrency-slots.js";
 import { estimateTokens } from "./estimate-tokens.js";

@@ -1,6 +1,6 @@
 import { UnsupportedFeatureError } from "../errors/unsupported-feature-error.js";
 import type { ChatModelParameters } from "../input.js";
-import type { ParameterName } from "./parameter-name.js";
+import type { ParameterName } from "../parameters/parameter-name.js";
 
 /** What the check needs of the model: what its adapter declares it drops, and whether that is an error. */
 export interface ParameterSupport {

@@ -1,11 +1,11 @@
 import { abortError, isAbortError, type CallSignal } from "../../internal/abort.js";
-import type { EventSink } from "../model/chat-model-emitter.js";
+import type { EventSink } from "../emitter/chat-model-emitter.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { ChatModelInput, ProviderInput, RunContext } from "../input.js";
 import type { ChatModelOutput } from "../output.js";
-import { isDelta, type ChatModelChunk } from "./chat-model-chunk.js";
-import { readThen, type ChainedReads } from "./chunk-stream.js";
-import { StreamAssembler } from "./stream-assembler.js";
+import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { readThen, type ChainedReads } from "../stream/chunk-stream.js";
+import { StreamAssembler } from "../stream/stream-assembler.js";
 
 /** What a streamed attempt reads of its model: its provider stream and its events. */
 export interface StreamingModel {

@@ -1,8 +1,8 @@
-import type { ProviderInput, RunContext } from "../core/input.js";
-import type { ProviderOutput } from "../core/output.js";
-import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
-import type { Usage } from "../core/usage.js";
-import { LazyModule } from "../internal/lazy-import.js";
+import type { ProviderInput, RunContext } from "../input.js";
+import type { ProviderOutput } from "../output.js";
+import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
+import type { Usage } from "../usage.js";
+import { LazyModule } from "../../internal/lazy-import.js";
 import type { CallLimiter, LimitedModel } from "./call-limiter.js";
 import type { RateLimitOptions } from "./rate-limit-options.js";
 
