@@ -102,3 +102,14 @@ export type {
 export type { RunStep, ToolResult } from "./run-tools/run-step.js";
 export type { RunPart } from "./run-tools/run-part.js";
 export { RunError, type RunErrorReason, type RunErrorOptions } from "./run-tools/run-error.js";
+export type {
+  ChatModelMiddleware,
+  MiddlewareContext,
+  WrappedCreate,
+  WrappedStream,
+} from "./core/middleware/chat-model-middleware.js";
+export { wrapChatModel } from "./core/model/wrap-chat-model.js";
+export {
+  extractReasoningMiddleware,
+  type ExtractReasoningOptions,
+} from "./core/middleware/extract-reasoning-middleware.js";

@@ -109,7 +109,12 @@ async function send<T>(
         const input = withoutRefusedFields(providerInput(state.call, guidance, signal), learnedFor(model.scope));
         state.requests++;
         try {
-          return await request(input, { signal, attempt: state.requests, call: state.call });
+          return await request(input, {
+            signal,
+            attempt: state.requests,
+            call: state.call,
+            rung: state.call.plan.rung,
+          });
         } catch (error) {
           if (!learnFrom(model, state, error, input)) throw error;
         }

@@ -13,7 +13,10 @@ import type { ProviderOutput, ToolChoiceRung } from "../output.js";
 import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import type { RateLimitOptions } from "../rate-limit/rate-limit-options.js";
-import { rateLimitedRequests, type ModelRequests } from "../rate-limit/rate-limited-requests.js";
+import { rateLimitMiddleware } from "../rate-limit/rate-limit-middleware.js";
+import { checkMiddleware, type ChatModelMiddleware } from "../middleware/chat-model-middleware.js";
+import { composeMiddleware } from "../middleware/compose-middleware.js";
+import type { ProviderRequests } from "../middleware/provider-requests.js";
 import { noListeners, type ChatModelEmitter } from "../emitter/chat-model-emitter.js";
 import { checkRepairBudget } from "./chat-model-settings.js";
 
@@ -24,6 +27,7 @@ export interface BridgedModel extends CallSettings, ParameterSupport {
   readonly retry: ResolvedRetryOptions;
   readonly maxRepairAttempts: number;
   readonly rateLimit: RateLimitOptions | undefined;
+  readonly middleware: readonly ChatModelMiddleware[];
 }
 
 /** What the bridge reads of its model that the model keeps to itself (its emitter, its adapter). */
@@ -79,17 +83,32 @@ export function callBridge(model: BridgedModel, internals: ModelInternals): Call
 }
 
 /**
- * The requests to the adapter: each one held to the model's rate limit, when it has one, before
- * it is sent (every attempt, retries included), and settled once it is answered.
+ * The requests to the adapter with the model's middleware around them (first listed outermost),
+ * then its rate limit, when it has one, next to the provider: each request (every attempt, retries
+ * included) runs through them. A middleware array assigned to the model later is composed anew.
  */
-function requests(model: BridgedModel, internals: ModelInternals): ModelRequests {
-  const direct: ModelRequests = {
-    request: (input, context) => internals.request(input, context),
-    requestStream: (input, context) => internals.requestStream(input, context),
-  };
-  if (model.rateLimit === undefined) return direct;
+function requests(model: BridgedModel, internals: ModelInternals): Pick<CallModel, "request" | "requestStream"> {
+  const provider: ProviderRequests = { create: internals.request, stream: internals.requestStream };
   const limited = { providerId: model.providerId, modelId: model.modelId, endpoint: internals.endpoint };
-  return rateLimitedRequests(model.rateLimit, limited, direct, (message, { call }) => {
-    if (call) internals.emit("warning", { input: call.input, callId: call.callId, code: "rate-limit-store", message });
-  });
+  const builtIn =
+    model.rateLimit === undefined
+      ? []
+      : [
+          rateLimitMiddleware(model.rateLimit, limited, (message, { callInput, callId }) =>
+            internals.emit("warning", { input: callInput, callId, code: "rate-limit-store", message }),
+          ),
+        ];
+  let composedFor: readonly ChatModelMiddleware[] | undefined;
+  let composed = provider;
+  const current = (): ProviderRequests => {
+    if (model.middleware !== composedFor) {
+      composedFor = model.middleware;
+      composed = composeMiddleware(provider, [...checkMiddleware(composedFor), ...builtIn], model);
+    }
+    return composed;
+  };
+  return {
+    request: (input, context) => current().create(input, context),
+    requestStream: (input, context) => current().stream(input, context),
+  };
 }

@@ -1,3 +1,4 @@
+import type { ChatModelMiddleware } from "../middleware/chat-model-middleware.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import type { ChatModelParameters } from "../input.js";
 import type { ParameterName } from "../parameters/parameter-name.js";
@@ -74,6 +75,12 @@ export interface ChatModelOptions {
    * @default false
    */
   strictParameters?: boolean;
+  /**
+   * Behaviour composed around each request to the provider (an audit log, a guardrail, a mock, input
+   * rewriting), the first listed outermost: see `ChatModelMiddleware`. It runs once per request (each
+   * retry and re-ask included), after the tool_choice ladder and below the cache. @default []
+   */
+  middleware?: readonly ChatModelMiddleware[];
   /**
    * Holds each request before it is sent until the budget of this endpoint and model allows it
    * (abortable while held, and counted in the call's `timeout`); with a Redis client as `store`,
