@@ -20,6 +20,26 @@ import type { AnyTool, ToolCallOf } from "../tool.js";
 import type { SchemaInput } from "../schema/schema-input.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { ChatModelStream, type StreamCall } from "../stream/chat-model-stream.js";
+import type { ProviderRequests } from "../middleware/provider-requests.js";
+
+/** Reads a model's provider requests (see providerOf); set by ChatModel's static block. */
+let readProvider: (model: ChatModel) => ModelProvider;
+
+/** A model's provider as another model sends through it (a recording, a composite): its requests with its middleware, where it learns. */
+export interface ModelProvider extends ProviderRequests {
+  /** Where its requests go (part of a cache key). */
+  readonly endpoint: string;
+  /** Where what its provider refused is kept for the process. */
+  readonly capabilityScope: string;
+}
+
+/**
+ * The requests `model` sends its provider, its middleware (and rate limit) around them: for a model
+ * that answers through another one (`RecordingChatModel`) without reaching into its protected members.
+ */
+export function providerOf(model: ChatModel): ModelProvider {
+  return readProvider(model);
+}
 
 /** The calls made so far in this process, by every model: the last call's `callId`. */
 let callCount = 0;
@@ -37,6 +57,18 @@ export function nextCallId(): number {
  * cache decision and run), its events and its copies.
  */
 export abstract class ChatModel extends ChatModelSettings {
+  static {
+    readProvider = (model) => {
+      const calls = model.callModel();
+      return {
+        create: calls.request,
+        stream: calls.requestStream,
+        endpoint: model.endpoint,
+        capabilityScope: model.capabilityScope,
+      };
+    };
+  }
+
   /** The emitter, once `emitter` was first read: until then no one can be listening. */
   private madeEmitter: ChatModelEmitter | undefined;
   /**
