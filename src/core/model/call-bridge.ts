@@ -1,34 +1,21 @@
+import type { ModelSettings } from "../model-settings.js";
 import {
   dropUnsupportedParameters,
   droppedParameterMessage,
   prepareCall,
-  type CallModel,
-  type CallSettings,
-  type ParameterSupport,
+  type CallDependencies,
 } from "../call/index.js";
 import { firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import type { ChatModelEvents } from "../events.js";
 import type { ProviderInput, RunContext } from "../input.js";
 import type { ProviderOutput, ToolChoiceRung } from "../output.js";
-import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
-import type { RateLimitOptions } from "../rate-limit/rate-limit-options.js";
 import { rateLimitMiddleware } from "../rate-limit/rate-limit-middleware.js";
 import { checkMiddleware, type ChatModelMiddleware } from "../middleware/chat-model-middleware.js";
 import { composeMiddleware } from "../middleware/compose-middleware.js";
 import type { ProviderRequests } from "../middleware/provider-requests.js";
 import { noListeners, type ChatModelEmitter } from "../emitter/chat-model-emitter.js";
 import { checkRepairBudget } from "./chat-model-settings.js";
-
-/** The model as its calls read it: its public settings (a ChatModel). */
-export interface BridgedModel extends CallSettings, ParameterSupport {
-  readonly providerId: string;
-  readonly modelId: string;
-  readonly retry: ResolvedRetryOptions;
-  readonly maxRepairAttempts: number;
-  readonly rateLimit: RateLimitOptions | undefined;
-  readonly middleware: readonly ChatModelMiddleware[];
-}
 
 /** What the bridge reads of its model that the model keeps to itself (its emitter, its adapter). */
 export interface ModelInternals {
@@ -44,11 +31,11 @@ export interface ModelInternals {
 }
 
 /**
- * What a model's calls read it through (core/call's `CallModel`): its settings, read at each use, its
+ * What a model's calls read it through (core/call's `CallDependencies`): its settings, read at each use, its
  * events, its repair budget, the prepare step with the warnings and fallback events that go with it,
  * and the requests to its adapter, held to its rate limit when it has one.
  */
-export function callBridge(model: BridgedModel, internals: ModelInternals): CallModel {
+export function callBridge(model: ModelSettings, internals: ModelInternals): CallDependencies {
   const scope = { providerId: model.providerId, scope: internals.capabilityScope, modelId: model.modelId };
   const modelClass = model.constructor.name;
   return {
@@ -87,7 +74,10 @@ export function callBridge(model: BridgedModel, internals: ModelInternals): Call
  * then its rate limit, when it has one, next to the provider: each request (every attempt, retries
  * included) runs through them. A middleware array assigned to the model later is composed anew.
  */
-function requests(model: BridgedModel, internals: ModelInternals): Pick<CallModel, "request" | "requestStream"> {
+function requests(
+  model: ModelSettings,
+  internals: ModelInternals,
+): Pick<CallDependencies, "request" | "requestStream"> {
   const provider: ProviderRequests = { create: internals.request, stream: internals.requestStream };
   const limited = { providerId: model.providerId, modelId: model.modelId, endpoint: internals.endpoint };
   const builtIn =

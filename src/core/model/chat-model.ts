@@ -1,5 +1,5 @@
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
-import { callChunks, runCall, type CallModel } from "../call/index.js";
+import { callChunks, runCall, type CallDependencies } from "../call/index.js";
 import { callBridge } from "./call-bridge.js";
 import { ChatModelEmitter } from "../emitter/chat-model-emitter.js";
 import { ModelCache } from "./model-cache.js";
@@ -80,7 +80,7 @@ export abstract class ChatModel extends ChatModelSettings {
    */
   protected readonly plainCallsShareInertSignal: boolean = false;
   /** What this model's calls read from it (made on its first call; a clone makes its own). */
-  private bridge: CallModel | undefined;
+  private bridge: CallDependencies | undefined;
   /** Its cache as its calls use it: keys, and identical calls in flight sharing one request (see cached()). */
   private modelCache: ModelCache | undefined;
 
@@ -91,7 +91,7 @@ export abstract class ChatModel extends ChatModelSettings {
   get emitter(): ChatModelEmitter {
     let emitter = this.madeEmitter;
     if (emitter === undefined) {
-      // Calls in flight read it from here on (CallModel reads it at each use).
+      // Calls in flight read it from here on (CallDependencies reads it at each use).
       emitter = this.madeEmitter = new ChatModelEmitter();
     }
     return emitter;
@@ -242,7 +242,7 @@ export abstract class ChatModel extends ChatModelSettings {
   }
 
   /** The bridge this model's calls read it through (made on its first call; a clone makes its own). */
-  private callModel(): CallModel {
+  private callModel(): CallDependencies {
     return (this.bridge ??= callBridge(this, {
       madeEmitter: () => this.madeEmitter,
       emit: (event, payload) => this.emit(event, payload),

@@ -22,7 +22,7 @@ export interface CallPermit {
 }
 
 /** Which budget a model's requests draw on: its provider, endpoint and model. */
-export interface LimitedModel {
+export interface BudgetKey {
   providerId: string;
   modelId: string;
   endpoint: string;

@@ -1,7 +1,7 @@
 import type { ChatModelMiddleware, MiddlewareContext } from "../middleware/chat-model-middleware.js";
 import type { Usage } from "../usage.js";
 import { LazyModule } from "../../internal/lazy-import.js";
-import type { CallLimiter, LimitedModel } from "./call-limiter.js";
+import type { CallLimiter, BudgetKey } from "./call-limiter.js";
 import type { RateLimitOptions } from "./rate-limit-options.js";
 
 /** The limiter and rate-limiter-flexible load on the first request of a rate-limited model, not on import. */
@@ -19,7 +19,7 @@ const byStore = new WeakMap<object, Map<string, Promise<CallLimiter>>>();
  */
 export function rateLimitMiddleware(
   options: RateLimitOptions,
-  model: LimitedModel,
+  model: BudgetKey,
   warn: (message: string, context: MiddlewareContext) => void,
 ): ChatModelMiddleware {
   let found: Promise<CallLimiter> | undefined;
@@ -62,7 +62,7 @@ export function rateLimitMiddleware(
   };
 }
 
-function limiterFor(options: RateLimitOptions, model: LimitedModel): Promise<CallLimiter> {
+function limiterFor(options: RateLimitOptions, model: BudgetKey): Promise<CallLimiter> {
   const { store } = options;
   let limiters = inProcess;
   if (store !== undefined) {
