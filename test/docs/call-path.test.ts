@@ -12,9 +12,14 @@ import { projectRoot } from "../support/import-graph.js";
 function coreFrames(stack: string): string[] {
   return stack
     .split("\n")
-    .map((line) => /at (?:async )?(?:(\S+) (?:\[as \w+\] )?)?\(?.*?\/src\/(core\/[\w/-]+\.ts):\d+:\d+\)?$/.exec(line.trim()))
+    .map((line) =>
+      /at (?:async )?(?:(\S+) (?:\[as \w+\] )?)?\(?.*?\/src\/(core\/[\w/-]+\.ts):\d+:\d+\)?$/.exec(line.trim()),
+    )
     .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => `${match[2]} ${(match[1] ?? "(anonymous)").replace(/^Object\./, "")}`);
+    .map(
+      (match) =>
+        `${match[2]} ${(match[1] ?? "(anonymous)").replace(/^Object\./, "").replace(/^\w*ChatModel\./, "ChatModel.")}`,
+    );
 }
 
 /** The frames a table of the doc lists under `heading` (its second and third columns). */
