@@ -1,19 +1,19 @@
-import type { ChatModel } from "../core/model/chat-model.js";
+import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelEvents } from "../core/events.js";
 import type { ChatModelInput } from "../core/input.js";
 
-/** The events of a member's call that the fallback model's listeners see too (its own lifecycle events are its own). */
+/** The events of a member's call that the router's listeners see too (its own lifecycle events are its own). */
 const forwarded = ["newToken", "retry", "repair", "fallback", "cacheHit", "warning"] as const;
 
 type Emit = <E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]) => void;
 
 /**
  * Passes on the events of one member call — the call made with `memberInput`, a copy of the
- * caller's input that no other call shares — as events of the fallback model's call (the caller's
+ * caller's input that no other call shares — as events of the router's call (the caller's
  * input and callId). Returns what stops it.
  */
 export function forwardMemberEvents(
-  member: ChatModel,
+  member: ChatModelLike,
   memberInput: ChatModelInput,
   input: ChatModelInput,
   callId: number,
