@@ -28,8 +28,8 @@ function rank(
   random: () => number,
 ): number[] {
   // Array.prototype.sort is stable: ties keep the group's order.
-  const by = (measure: (member: MemberHealth) => number) =>
-    [...ready].sort((a, b) => measure(health[a]!) - measure(health[b]!));
+  const by = (measure: (member: MemberHealth) => number, then: (member: MemberHealth) => number = () => 0) =>
+    [...ready].sort((a, b) => measure(health[a]!) - measure(health[b]!) || then(health[a]!) - then(health[b]!));
   switch (strategy) {
     case "ordered":
       return ready;
@@ -49,8 +49,11 @@ function rank(
     case "least-busy":
       return by((member) => member.inFlight);
     case "lowest-latency":
-      // A member not measured yet goes first: each one is measured before the averages decide.
-      return by((member) => member.latencyMs ?? -1);
+      // A member not measured yet goes first (the least busy of them): each one is measured before the averages decide.
+      return by(
+        (member) => member.latencyMs ?? -1,
+        (member) => member.inFlight,
+      );
     case "fewest-failures":
       return by((member) => member.failures);
   }
