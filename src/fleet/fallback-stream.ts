@@ -26,13 +26,19 @@ export class FallbackStream implements AsyncIterator<ChatModelChunk, ChatModelOu
     this.#runCall = runCall;
   }
 
-  async next(): Promise<IteratorResult<ChatModelChunk, ChatModelOutput>> {
+  next(): Promise<IteratorResult<ChatModelChunk, ChatModelOutput>> {
+    const opened = this.#opened;
+    if (opened === undefined || opened.first !== undefined) return this.#open();
+    // The member's chunks are passed on as its stream hands them over: one step per chunk, not an async function's.
+    return opened.iterator.next().then((result) => (result.done ? ended(opened) : result));
+  }
+
+  /** The first read: the members' streams opened in turn until one delivers its first chunk (or its end). */
+  async #open(): Promise<IteratorResult<ChatModelChunk, ChatModelOutput>> {
     const opened = (this.#opened ??= await this.#runCall(openMember));
-    let result = opened.first;
+    const result = opened.first ?? (await opened.iterator.next());
     opened.first = undefined;
-    result ??= await opened.iterator.next();
-    if (!result.done) return result;
-    return { done: true, value: await opened.stream.final() };
+    return result.done ? ended(opened) : result;
   }
 
   async return(): Promise<IteratorResult<ChatModelChunk, ChatModelOutput>> {
@@ -45,6 +51,10 @@ export class FallbackStream implements AsyncIterator<ChatModelChunk, ChatModelOu
     this.#opened?.turn.stopForwarding();
     this.#opened?.turn.settle(error, output);
   }
+}
+
+async function ended(opened: OpenedStream): Promise<IteratorResult<ChatModelChunk, ChatModelOutput>> {
+  return { done: true, value: await opened.stream.final() };
 }
 
 async function openMember(turn: MemberTurn): Promise<OpenedStream> {

@@ -11,9 +11,8 @@ import type {
 } from "../core/input.js";
 import type { ChatModelOutput, ModelRef } from "../core/output.js";
 import type { SchemaInput } from "../core/schema/schema-input.js";
-import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
 import type { AnyTool, ToolCallOf } from "../core/tool.js";
-import { ChatModelStream } from "../core/stream/chat-model-stream.js";
+import { ChatModelStream, type StreamCall } from "../core/stream/chat-model-stream.js";
 import { isAbortError } from "../internal/abort.js";
 import { FallbackError, type MemberFailure } from "./fallback-error.js";
 import { fallsOver } from "./falls-over.js";
@@ -85,9 +84,9 @@ export class RouterChatModel implements ChatModelLike {
   createStream<Tools extends readonly AnyTool[] = readonly AnyTool[], Format extends ResponseFormat = ResponseFormat>(
     input: ChatModelInput<Tools, Format>,
   ): ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>> {
-    return new ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>(() => ({
-      chunks: this.#streamOnMembers(input),
-    }));
+    return new ChatModelStream<ToolCallOf<Tools[number]>, InferResponseFormatOutput<Format>>(() =>
+      this.#openStream(input),
+    );
   }
 
   async createStructure<S extends SchemaInput>(
@@ -125,40 +124,30 @@ export class RouterChatModel implements ChatModelLike {
     }
   }
 
-  /** A streamed call on its members, its events emitted once (a consumer that stops early ends it with an AbortError). */
-  async *#streamOnMembers(input: ChatModelInput): AsyncGenerator<ChatModelChunk, ChatModelOutput, undefined> {
+  /**
+   * A streamed call on its members, as its ChatModelStream reads it (no generator of its own between
+   * the member's chunks and the caller): its events emitted once, the answering member's health
+   * recorded when the stream ends, its request let go of when the consumer stops reading.
+   */
+  #openStream(input: ChatModelInput): StreamCall {
     const callId = nextCallId();
     this.#emit("start", { input, callId });
     const stream = new FallbackStream((open) => this.#runCall(input, callId, open));
-    let settled = false;
-    try {
-      for (;;) {
-        const result = await stream.next();
-        if (result.done) {
-          settled = true;
-          stream.end(undefined, result.value);
-          this.#emit("success", { input, callId, output: result.value });
-          this.#emit("finish", { input, callId, output: result.value });
-          return result.value;
-        }
-        yield result.value;
-      }
-    } catch (caught) {
-      settled = true;
-      stream.end(caught);
-      const error = caught instanceof Error ? caught : new Error(String(caught));
-      this.#emit("error", { input, callId, error });
-      this.#emit("finish", { input, callId, error });
-      throw error;
-    } finally {
-      if (!settled) {
-        const error = new DOMException("The stream was closed by its consumer", "AbortError");
+    return {
+      chunks: stream,
+      succeeded: (output) => {
+        stream.end(undefined, output);
+        this.#emit("success", { input, callId, output });
+        this.#emit("finish", { input, callId, output });
+      },
+      failed: (caught) => {
+        const error = caught instanceof Error ? caught : new Error(String(caught));
         stream.end(error);
-        await stream.return?.().catch(() => undefined);
         this.#emit("error", { input, callId, error });
         this.#emit("finish", { input, callId, error });
-      }
-    }
+        return error;
+      },
+    };
   }
 
   /**
@@ -238,7 +227,13 @@ export class RouterChatModel implements ChatModelLike {
     callId: number,
     warnStore: (message: string) => void,
   ): MemberTurn {
-    const stopForwarding = forwardMemberEvents(model, memberInput, input, callId, this.#emit.bind(this) as Emit);
+    const stopForwarding = forwardMemberEvents(
+      model,
+      memberInput,
+      { input, callId },
+      this.#emitter?.listening,
+      this.#emit.bind(this) as Emit,
+    );
     const end = this.#health.start(index, warnStore);
     const started = performance.now();
     let settled = false;
