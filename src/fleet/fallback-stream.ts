@@ -26,19 +26,13 @@ export class FallbackStream implements AsyncIterator<ChatModelChunk, ChatModelOu
     this.#runCall = runCall;
   }
 
-  next(): Promise<IteratorResult<ChatModelChunk, ChatModelOutput>> {
-    const opened = this.#opened;
-    if (opened === undefined || opened.first !== undefined) return this.#open();
-    // The member's chunks are passed on as its stream hands them over: one step per chunk, not an async function's.
-    return opened.iterator.next().then((result) => (result.done ? ended(opened) : result));
-  }
-
-  /** The first read: the members' streams opened in turn until one delivers its first chunk (or its end). */
-  async #open(): Promise<IteratorResult<ChatModelChunk, ChatModelOutput>> {
+  async next(): Promise<IteratorResult<ChatModelChunk, ChatModelOutput>> {
     const opened = (this.#opened ??= await this.#runCall(openMember));
-    const result = opened.first ?? (await opened.iterator.next());
+    let result = opened.first;
     opened.first = undefined;
-    return result.done ? ended(opened) : result;
+    result ??= await opened.iterator.next();
+    if (!result.done) return result;
+    return { done: true, value: await opened.stream.final() };
   }
 
   async return(): Promise<IteratorResult<ChatModelChunk, ChatModelOutput>> {
@@ -51,10 +45,6 @@ export class FallbackStream implements AsyncIterator<ChatModelChunk, ChatModelOu
     this.#opened?.turn.stopForwarding();
     this.#opened?.turn.settle(error, output);
   }
-}
-
-async function ended(opened: OpenedStream): Promise<IteratorResult<ChatModelChunk, ChatModelOutput>> {
-  return { done: true, value: await opened.stream.final() };
 }
 
 async function openMember(turn: MemberTurn): Promise<OpenedStream> {
