@@ -3,6 +3,7 @@
  * @module keelson
  */
 export { ChatModel } from "./core/model/chat-model.js";
+export { isChatModelLike, type ChatModelLike } from "./core/model/chat-model-like.js";
 export type { ChatModelOptions, ChatModelProfile } from "./core/model/chat-model-options.js";
 export { ChatModelEmitter, type Listening } from "./core/emitter/chat-model-emitter.js";
 export type * from "./core/events.js";
@@ -82,7 +83,10 @@ export {
   type ChatModelOptionsByProvider,
 } from "./create-chat-model.js";
 export { withFallbacks, type WithFallbacksOptions } from "./fleet/with-fallbacks.js";
-export { FallbackChatModel } from "./fleet/fallback-chat-model.js";
+export { createRouter } from "./fleet/create-router.js";
+export { RouterChatModel, RouterChatModel as FallbackChatModel } from "./fleet/router-chat-model.js";
+export type { RouterOptions, RouterStrategy, RouterStore } from "./fleet/router-options.js";
+export { FallbackError, type MemberFailure } from "./fleet/fallback-error.js";
 export type { RateLimitOptions, RateLimitStore } from "./core/rate-limit/rate-limit-options.js";
 export {
   openAICompatiblePresets,

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { ChatModel } from "../core/model/chat-model.js";
+import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelInput } from "../core/input.js";
 import type { ChatModelOutput } from "../core/output.js";
 import type { EvalCase } from "./eval-case.js";
@@ -112,7 +112,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
 
 /** One run of a case; undefined when the run was stopped before it ended. */
 async function runCase(
-  model: ChatModel,
+  model: ChatModelLike,
   evalCase: EvalCase,
   run: number,
   options: EvaluateOptions,

@@ -1,4 +1,4 @@
-import type { ChatModel } from "../core/model/chat-model.js";
+import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelInput, InferResponseFormatOutput, ResponseFormat, ToolChoice } from "../core/input.js";
 import type { Message, ToolCall } from "../core/messages.js";
 import type { ChatModelOutput } from "../core/output.js";
@@ -33,7 +33,7 @@ export interface RunToolsOptions<
   F extends ResponseFormat | undefined = ResponseFormat | undefined,
 > extends RunCallOptions {
   /** The model every step asks. */
-  model: ChatModel;
+  model: ChatModelLike;
   /** The conversation to start from, at least one message. Never mutated. */
   messages: Message[];
   /** The tools the model may call; each one's `execute` runs its calls. */

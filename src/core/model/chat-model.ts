@@ -2,6 +2,7 @@ import { callError, callSignal, throwIfAborted, type CallSignal } from "../../in
 import { callChunks, runCall, type CallDependencies } from "../call/index.js";
 import { callBridge } from "./call-bridge.js";
 import { ChatModelEmitter } from "../emitter/chat-model-emitter.js";
+import type { ChatModelLike } from "./chat-model-like.js";
 import { ModelCache } from "./model-cache.js";
 import { ChatModelSettings } from "./chat-model-settings.js";
 import type { ChatModelEvents } from "../events.js";
@@ -56,7 +57,7 @@ export function nextCallId(): number {
  * the fields it inherits (`core/model/chat-model-settings.ts`); this class holds a call's lifetime (its signal, events,
  * cache decision and run), its events and its copies.
  */
-export abstract class ChatModel extends ChatModelSettings {
+export abstract class ChatModel extends ChatModelSettings implements ChatModelLike {
   static {
     readProvider = (model) => {
       const calls = model.callModel();
