@@ -57,8 +57,8 @@ export function mapAnthropicError(error: unknown, context: AnthropicErrorContext
   });
   if (refusal) return refusal;
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
-  const sdkError = error as SDKError;
-  redactSecrets(sdkError, secretsOf(context));
+  // The cause is a copy without the key (some gateways echo it); the SDK's error is never changed.
+  const sdkError = redactSecrets(error, secretsOf(context)) as SDKError;
   const where = `anthropic ${context.modelId}`;
   const options = { providerId: "anthropic", modelId: context.modelId, cause: sdkError };
   if (name === "APIConnectionTimeoutError")

@@ -93,8 +93,7 @@ function replySource(connection: OllamaConnection): { providerId: string; modelI
 
 function mapOllamaCallError(connection: OllamaConnection, error: unknown, refusal: ErrorResponse): unknown {
   // The error becomes the cause, and its message the ProviderError's: a server that echoes a credential must not pass it on.
-  redactSecrets(error, secretsNow(connection.secrets));
-  return mapOllamaError(error, {
+  return mapOllamaError(redactSecrets(error, secretsNow(connection.secrets)), {
     modelId: connection.modelId,
     host: connection.host,
     retryAfterMs: refusal.retryAfterMs,

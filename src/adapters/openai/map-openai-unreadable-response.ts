@@ -14,7 +14,7 @@ export function mapOpenAIUnreadableResponse(error: unknown, context: OpenAIError
   const inner = (error as { cause?: unknown } | null)?.cause;
   if (ProviderError.isInstance(inner)) return inner;
   // A SyntaxError quotes the body it could not parse: the cause must not carry a key either.
-  redactSecrets(error, secretsOf(context));
+  error = redactSecrets(error, secretsOf(context));
   const options = { providerId: context.providerId, modelId: context.modelId, cause: error };
   const where = whereOf(context);
   if (error instanceof SyntaxError) {
