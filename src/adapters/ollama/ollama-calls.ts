@@ -156,8 +156,7 @@ async function errorResponse(
   let message = `Error ${response.status}: ${response.statusText}`;
   try {
     if (response.headers.get("content-type")?.includes("application/json")) {
-      const body = (await response.json()) as { error?: unknown } | null;
-      if (typeof body?.error === "string" && body.error !== "") message = body.error;
+      message = bodyMessage(await response.json()) ?? message;
     } else {
       message = (await response.text()) || message;
     }
@@ -170,4 +169,18 @@ async function errorResponse(
     status: response.status,
     headers: { "content-type": "application/json" },
   });
+}
+
+/**
+ * The message an error body carries: Ollama's `{ "error": "…" }`, or the OpenAI-style
+ * `{ "error": { "message": "…" } }` a proxy or gateway in front of Ollama answers with (a 401 or a 429),
+ * or a bare `{ "message": "…" }` / `{ "detail": "…" }`.
+ */
+function bodyMessage(body: unknown): string | undefined {
+  if (body === null || typeof body !== "object") return undefined;
+  const { error, message, detail } = body as { error?: unknown; message?: unknown; detail?: unknown };
+  const nested = error !== null && typeof error === "object" ? (error as { message?: unknown }).message : undefined;
+  for (const candidate of [error, nested, message, detail])
+    if (typeof candidate === "string" && candidate.trim() !== "") return candidate;
+  return undefined;
 }
