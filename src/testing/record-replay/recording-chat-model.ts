@@ -7,6 +7,7 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { hooksOf, optionsOf, profileOf, settingsOf } from "./adapter-hooks.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import { writeCassette } from "./cassette.js";
+import { modelCredentials } from "../../internal/model-credentials.js";
 
 export interface RecordingChatModelOptions extends ChatModelOptions {
   /** Where the cassette is written (JSON). It is rewritten after every exchange. */
@@ -19,7 +20,8 @@ export interface RecordingChatModelOptions extends ChatModelOptions {
  * Wraps a real model and writes every exchange with its provider — the provider input, and the
  * output (streams as their chunks) or the error — to a cassette file, for `ReplayChatModel` to play
  * back offline. Cassettes never contain credentials: provider inputs carry none, and every string is
- * scrubbed of key-shaped text before it is written.
+ * scrubbed of every credential the wrapped model holds (whatever its shape: a 64-hex Together key,
+ * an Azure key, AWS secret keys and session tokens) and of key-shaped text before it is written.
  */
 export class RecordingChatModel extends ChatModel {
   readonly providerId: string;
@@ -85,7 +87,8 @@ export class RecordingChatModel extends ChatModel {
   private record(input: ProviderInput, answer: Omit<CassetteInteraction, "input">): void {
     const { signal: _signal, ...recorded } = input;
     this.cassette.interactions.push({ input: structuredClone(recorded), ...structuredClone(answer) });
-    writeCassette(this.cassettePath, this.cassette, this.secrets);
+    // Every credential the wrapped model holds now, whatever its shape, besides the shapes keelson knows.
+    writeCassette(this.cassettePath, this.cassette, [...this.secrets, ...modelCredentials(this.inner)]);
   }
 }
 
