@@ -1,3 +1,4 @@
+import { readingPart } from "../../core/reply-fields.js";
 import type { AbortableAsyncIterator, ChatResponse, Ollama } from "ollama/browser";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
@@ -51,7 +52,7 @@ export async function createOllamaChat(
   const { client, refusal } = clientFor(connection, context.signal, false);
   try {
     const response = await settleOnAbort(client.chat(request), context.signal);
-    return mapOllamaResponse(response, replySource(connection));
+    return readingPart(replySource(connection), "response", () => mapOllamaResponse(response, replySource(connection)));
   } catch (error) {
     throw mapOllamaCallError(connection, error, refusal);
   }
@@ -77,7 +78,7 @@ export async function openOllamaStream(
   signal.addEventListener("abort", stop, { once: true });
   return {
     parts: stream,
-    toChunks: (part) => mapOllamaStreamPart(part, source),
+    toChunks: (part) => readingPart(source, "stream line", () => mapOllamaStreamPart(part, source)),
     // The SDK ends its parts at the `done: true` one; a stream left before that is closed, not read to the end.
     close: (finished) => {
       signal.removeEventListener("abort", stop);

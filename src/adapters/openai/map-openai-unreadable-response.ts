@@ -34,5 +34,13 @@ export function mapOpenAIUnreadableResponse(error: unknown, context: OpenAIError
       reason: "network",
     });
   }
+  if (error instanceof TypeError && error.cause === undefined && error.message !== "fetch failed") {
+    // The SDK read the 200 and tripped over its shape (the Responses API's `output` not a list): no network fault.
+    return new ProviderError(
+      `${where}: the SDK could not read the reply (${redactedExcerpt(error.message, secretsOf(context), 200)}). ` +
+        "The server (or a gateway before it) sent a reply in a shape keelson cannot read.",
+      { ...options, reason: "server", code: "unreadable_reply" },
+    );
+  }
   return error;
 }
