@@ -89,7 +89,7 @@ export function readCassette(path: string): Cassette {
       cause: error,
     });
   }
-  return checkCassette(parsed, path);
+  return checkCassette<Cassette>(parsed, path);
 }
 
 export function writeCassette(path: string, cassette: Cassette, secrets: readonly string[] = []): void {

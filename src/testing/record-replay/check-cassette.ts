@@ -1,16 +1,15 @@
 import { parameterNames } from "../../core/parameters/parameter-name.js";
-import type { Cassette } from "./cassette.js";
 import { CassetteError } from "./cassette-error.js";
 
 type Check = (value: unknown, field: string) => void;
 
 /**
- * The cassette as read, checked against the shape RecordingChatModel writes before anything is
+ * The cassette as read (typed `Checked`: cassette.ts's `Cassette`), checked against the shape RecordingChatModel writes before anything is
  * replayed from it: every field the replay reads has its type (a `toolCalls` that is a string, a
  * chunk without its `type`, an interaction with no answer are each a CassetteError naming the file
  * and the field). Fields it does not read (`raw`) may hold anything.
  */
-export function checkCassette(value: unknown, source: string): Cassette {
+export function checkCassette<Checked>(value: unknown, source: string): Checked {
   const fail = (field: string, problem: string): never => {
     throw new CassetteError(source, field, problem);
   };
@@ -138,5 +137,5 @@ export function checkCassette(value: unknown, source: string): Cassette {
     interactions: each(interaction),
   });
   if (cassette.version !== 1) fail("version", `is ${JSON.stringify(cassette.version) ?? "missing"}, not 1`);
-  return cassette as unknown as Cassette;
+  return cassette as Checked;
 }

@@ -39,7 +39,8 @@ export class ReplayChatModel extends ChatModel {
    *   so that a recorded retryable error replays without waiting.
    */
   constructor(cassette: string | Cassette, options: ReplayChatModelOptions = {}) {
-    const loaded = typeof cassette === "string" ? readCassette(cassette) : checkCassette(cassette, "the cassette");
+    const loaded =
+      typeof cassette === "string" ? readCassette(cassette) : checkCassette<Cassette>(cassette, "the cassette");
     const { secrets = [], ...rest } = options;
     const retry = {
       initialDelayMs: 0,
