@@ -8,6 +8,7 @@ export type ToolChoiceRung = "native" | "emulated" | "response-format" | "prompt
 
 export type RepairKind =
   | "missing-id"
+  | "duplicate-id"
   | "json-repaired"
   | "double-encoded"
   | "stripped-wrapper"

@@ -30,7 +30,7 @@ export async function createAnthropicMessage(
       connection.client.messages.create(body, requestOptions(connection, context.signal)),
       context.signal,
     );
-    return readAnthropicMessage(message);
+    return readAnthropicMessage(message, connection.modelId);
   } catch (error) {
     throw callError(connection, error, input, context.signal);
   }

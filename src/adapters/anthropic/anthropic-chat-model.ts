@@ -1,3 +1,5 @@
+import { noteModelCredentials } from "../../internal/model-credentials.js";
+import { anthropicSecrets } from "./anthropic-secrets.js";
 import type Anthropic from "@anthropic-ai/sdk";
 import { ChatModel } from "../../core/model/chat-model.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
@@ -54,6 +56,8 @@ export class AnthropicChatModel extends ChatModel {
     // A caller's client is an @anthropic-ai/sdk client, typed structurally in the options.
     this.client =
       (client as Anthropic | undefined) ?? createAnthropicClient(apiKey, baseURL, headers, this.maxResponseBytes);
+    const held = this.client;
+    noteModelCredentials(this, () => anthropicSecrets(held));
   }
 
   protected override get endpoint(): string {

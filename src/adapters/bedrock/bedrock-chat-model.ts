@@ -8,7 +8,8 @@ import { lazyImport } from "../../internal/lazy-import.js";
 import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
 import type { BedrockConnection } from "./bedrock-calls.js";
 import type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
-import { watchResolvedCredentials } from "./bedrock-secrets.js";
+import { bedrockSecrets, watchResolvedCredentials } from "./bedrock-secrets.js";
+import { noteModelCredentials } from "../../internal/model-credentials.js";
 import { guardBedrockResponses } from "./guard-bedrock-responses.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { bedrockModelProfile } from "./bedrock-model-profiles.js";
@@ -64,6 +65,7 @@ export class BedrockChatModel extends ChatModel {
     Object.defineProperty(this, "secrets", { value: staticSecrets(credentials), enumerable: false });
     // A caller's own client too: the key it signs with is cut out of errors as keelson's client's is.
     Object.defineProperty(this, "issued", { value: watchResolvedCredentials(this.client), enumerable: false });
+    noteModelCredentials(this, () => bedrockSecrets([...(this.secrets ?? []), ...(this.issued ?? [])]));
     // Bodies capped, and a stream answered with a web page refused: on the client keelson built only.
     if (!client) guardBedrockResponses(this.client, this.maxResponseBytes);
   }

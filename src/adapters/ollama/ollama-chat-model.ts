@@ -1,3 +1,5 @@
+import { noteModelCredentials } from "../../internal/model-credentials.js";
+import { secretsNow } from "./ollama-secrets.js";
 import type { Ollama } from "ollama";
 import { ChatModel } from "../../core/model/chat-model.js";
 import type { ChatModelProfile } from "../../core/model/chat-model-options.js";
@@ -79,6 +81,8 @@ export class OllamaChatModel extends ChatModel {
             fetch: guardedFetch(customFetch ?? platformFetch(Object.keys(requestHeaders ?? {})), this.maxResponseBytes),
           },
     };
+    const connection = this.connection;
+    noteModelCredentials(this, () => secretsNow(connection.secrets));
   }
 
   /** The server, as shown in messages and the cache key (credentials removed). */

@@ -1,3 +1,5 @@
+import { issuedCredentials } from "../../internal/issued-credentials.js";
+import { noteModelCredentials } from "../../internal/model-credentials.js";
 import type OpenAI from "openai";
 import { ChatModel } from "../../core/model/chat-model.js";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
@@ -67,6 +69,10 @@ export class OpenAIChatModel extends ChatModel {
       unsupportedParameters: ["topK"],
     });
     this.client = sdk;
+    noteModelCredentials(this, () => [
+      typeof sdk.apiKey === "string" ? sdk.apiKey : undefined,
+      ...issuedCredentials(sdk),
+    ]);
     this.maxTokensField = maxTokensField ?? (isGateway ? "max_tokens" : "max_completion_tokens");
     this.sendReasoningContent = sendReasoningContent ?? isGateway;
     this.requiredDroppedFor = isGateway && rest.toolChoiceSupport === undefined ? trimSlash(sdk.baseURL) : undefined;

@@ -1,3 +1,5 @@
+import { issuedCredentials } from "../../internal/issued-credentials.js";
+import { noteModelCredentials } from "../../internal/model-credentials.js";
 import type OpenAI from "openai";
 import { ChatModel } from "../../core/model/chat-model.js";
 import type { ChatModelOptions } from "../../core/model/chat-model-options.js";
@@ -86,6 +88,10 @@ export class OpenAIResponsesChatModel extends ChatModel {
       unsupportedParameters: ["stop", "seed", "frequencyPenalty", "presencePenalty", "topK"],
     });
     this.client = sdk;
+    noteModelCredentials(this, () => [
+      typeof sdk.apiKey === "string" ? sdk.apiKey : undefined,
+      ...issuedCredentials(sdk),
+    ]);
     this.store = store;
   }
 

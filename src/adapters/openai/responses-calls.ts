@@ -33,7 +33,7 @@ export async function createResponse(
       connection.client.responses.create(body, requestOptions(connection, context.signal)),
       context.signal,
     );
-    return readResponsesOutput(response);
+    return readResponsesOutput(response, { providerId: connection.providerId, modelId: connection.modelId });
   } catch (error) {
     throw callError(connection, error, input, body, context.signal);
   }

@@ -5,6 +5,7 @@ import type { ParameterName } from "../parameters/parameter-name.js";
 import { refusedToolChoice } from "../tool-choice/refused-tool-choice.js";
 import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
 import type { AddedField, LearnedCapabilities } from "./learned-capabilities.js";
+import { isValueError } from "./value-error.js";
 
 /** One fact a provider's 400 taught: what it refused, of what this request sent. */
 export type Refusal =
@@ -17,11 +18,14 @@ export type Refusal =
  * The fact a provider's error teaches, when there is one: the adapter named the refused part of
  * the request (`rejectedParameter`) and this request really carried it, put there by keelson (a
  * refusal of what the request never sent, or of what the caller set in `providerOptions`, teaches
- * nothing and stays the caller's error).
+ * nothing and stays the caller's error). Only a refusal of a *feature* teaches: a 400 about a
+ * parameter's or field's *value* (out of range, wrong type, malformed: value-error.ts) is the
+ * caller's error, learned from by no one. A tool_choice value is itself the feature refused.
  */
 export function refusalOf(error: ProviderError, sent: ProviderInput): Refusal | undefined {
   const rejected = error.rejectedParameter;
   if (rejected === undefined) return undefined;
+  if (rejected.name !== "tool_choice" && isValueError(error)) return undefined;
   switch (rejected.name) {
     case "tool_choice": {
       const value = refusedToolChoice(error, sent.toolChoice);

@@ -6,6 +6,7 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { optionsOf, profileOf, settingsOf } from "./cassette-settings.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import { writeCassette } from "./cassette.js";
+import { modelCredentials } from "../../internal/model-credentials.js";
 import { recordingMiddleware } from "./recording-middleware.js";
 
 export interface RecordingChatModelOptions extends ChatModelOptions {
@@ -19,7 +20,9 @@ export interface RecordingChatModelOptions extends ChatModelOptions {
  * Wraps a real model and writes every exchange with its provider — the provider input, and the
  * output (streams as their chunks) or the error — to a cassette file, for `ReplayChatModel` to play
  * back offline. Cassettes never contain credentials: provider inputs carry none, and every string is
- * scrubbed of key-shaped text before it is written. The recording is the innermost middleware of
+ * scrubbed of every credential the wrapped model holds (whatever its shape: a 64-hex Together key,
+ * an Azure key, AWS secret keys and session tokens) and of key-shaped text before it is written.
+ * The recording is the innermost middleware of
  * this model (`recordingMiddleware`); its requests go to the wrapped model's provider, through the
  * wrapped model's own middleware.
  */
@@ -43,7 +46,8 @@ export class RecordingChatModel extends ChatModel {
     const record = (input: ProviderInput, answer: Omit<CassetteInteraction, "input">) => {
       const { signal: _signal, ...sent } = input;
       recorded.interactions.push({ input: structuredClone(sent), ...structuredClone(answer) });
-      writeCassette(cassette, recorded, secrets);
+      // Every credential the wrapped model holds now, whatever its shape, besides the shapes keelson knows.
+      writeCassette(cassette, recorded, [...secrets, ...modelCredentials(inner)]);
     };
     // The wrapped model's settings (default parameters, parallel calls, repair, retries) unless overridden.
     super(

@@ -8,6 +8,7 @@ import { StreamAssembler } from "../../core/stream/stream-assembler.js";
 import { optionsOf } from "./cassette-settings.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import { readCassette, redactSecrets } from "./cassette.js";
+import { checkCassette } from "./check-cassette.js";
 import { canonicalInput, lineDiff, sharedLines } from "./input-diff.js";
 import { reasoningBlocksOf, reasoningDeltas } from "../../core/stream/reasoning-deltas.js";
 
@@ -38,7 +39,8 @@ export class ReplayChatModel extends ChatModel {
    *   so that a recorded retryable error replays without waiting.
    */
   constructor(cassette: string | Cassette, options: ReplayChatModelOptions = {}) {
-    const loaded = typeof cassette === "string" ? readCassette(cassette) : cassette;
+    const loaded =
+      typeof cassette === "string" ? readCassette(cassette) : checkCassette<Cassette>(cassette, "the cassette");
     const { secrets = [], ...rest } = options;
     const retry = {
       initialDelayMs: 0,
