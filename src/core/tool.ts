@@ -38,7 +38,11 @@ export interface RichToolResult {
 }
 
 /** What `defineTool` takes. `Name` is kept as a literal type; `Args` is what `execute` and each call's `args` get. */
-export interface ToolDefinition<Name extends string = string, Args = UntypedArgs> extends ToolFields<Name, Args> {
+export interface ToolDefinition<Name extends string = string, Args = UntypedArgs, Output = unknown> extends ToolFields<
+  Name,
+  Args,
+  Output
+> {
   /** A zod v4 schema, a zod v3 schema, or a JSON Schema object for the tool's arguments. */
   inputSchema: SchemaInput;
 }
@@ -145,9 +149,11 @@ export function defineTool<
   S extends ZodV4Like | ZodV3Like,
   O extends SchemaInput | undefined = undefined,
 >(definition: ZodToolDefinition<Name, S, O>): Tool<Name, InferToolArgs<S>>;
-export function defineTool<Args = UntypedArgs, const Name extends string = string>(
-  definition: ToolDefinition<Name, Args>,
-): Tool<Name, Args>;
+export function defineTool<
+  Args = UntypedArgs,
+  const Name extends string = string,
+  O extends SchemaInput | undefined = undefined,
+>(definition: ToolDefinition<Name, Args, InferToolOutput<O>> & { outputSchema?: O }): Tool<Name, Args>;
 export function defineTool(definition: ToolDefinition): Tool {
   if (defined.has(definition)) return definition as Tool;
   if (definition === null || typeof definition !== "object") {

@@ -2,7 +2,7 @@
 // and a resumed or repeated run never executes a call twice.
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import type { Message, RunEvent } from "../../src/index.js";
+import type { Message, RunEvent, ToolExecuteContext } from "../../src/index.js";
 import { defineTool } from "../../src/index.js";
 import { ScriptedChatModel, textStep, toolCallsStep } from "../../src/testing/index.js";
 import { answerStep, callStep, runProfiles } from "../support/run-tools-profiles.js";
@@ -12,7 +12,7 @@ const question = (): Message[] => [{ role: "user", content: "Restart the auth-ap
 const answer = defineTool({ name: "answer", inputSchema: z.object({ summary: z.string() }) });
 
 function restartTool(needsApproval: boolean | ((args: { service: string }) => boolean) = true) {
-  const execute = vi.fn(({ service }: { service: string }) => `${service} restarted`);
+  const execute = vi.fn(({ service }: { service: string }, _context: ToolExecuteContext) => `${service} restarted`);
   const tool = defineTool({
     name: "restart_service",
     inputSchema: z.object({ service: z.string() }),
@@ -55,7 +55,7 @@ describe.each(runModes)("%s", (mode) => {
 
       expect(run.status).toBe("done");
       expect(execute).toHaveBeenCalledTimes(1);
-      expect(execute.mock.calls[0]![1].executionId).toBe(`${waiting.runId}:step-0:call-0`);
+      expect(execute.mock.calls[0]![1]!.executionId).toBe(`${waiting.runId}:step-0:call-0`);
       expect(run.messages).toContainEqual({
         role: "tool",
         toolCallId: pending!.toolCall.id,
@@ -213,7 +213,7 @@ describe.each(runModes)("%s", (mode) => {
     };
     await runIn(mode, resume);
     await runIn(mode, resume);
-    const ids = execute.mock.calls.map(([, context]) => context.executionId);
+    const ids = execute.mock.calls.map(([, context]) => context!.executionId);
     expect(ids).toEqual([`${waiting.runId}:step-0:call-0`, `${waiting.runId}:step-0:call-0`]);
   });
 });
