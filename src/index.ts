@@ -106,6 +106,7 @@ export type {
 export type { Approvals, PendingApproval } from "./run-tools/approvals.js";
 export type { RunEvent, ToolEventBase } from "./run-tools/run-event.js";
 export type { PrepareStep, PrepareStepContext, StepSettings } from "./run-tools/prepare-step.js";
+export type { Plan, PlanStep } from "./run-tools/plan-execute.js";
 export type { RunStep, ToolResult } from "./run-tools/run-step.js";
 export type { RunPart } from "./run-tools/run-part.js";
 export { RunError, type RunErrorReason, type RunErrorOptions } from "./run-tools/run-error.js";

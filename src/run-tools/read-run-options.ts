@@ -41,6 +41,10 @@ export function readRunOptions(options: RunToolsOptions): RunSettings {
   if (toolErrors !== "send" && toolErrors !== "throw") {
     throw new TypeError(`toolErrors must be "send" or "throw", got ${JSON.stringify(toolErrors)}.`);
   }
+  const { strategy } = options;
+  if (strategy !== undefined && strategy !== "ask-execute" && strategy !== "plan-execute") {
+    throw new TypeError(`strategy must be "ask-execute" or "plan-execute", got ${JSON.stringify(strategy)}.`);
+  }
   if (runId !== undefined && (typeof runId !== "string" || runId.trim() === "")) {
     throw new TypeError(`runId must be a non-empty string (a waiting run's run.runId), got ${JSON.stringify(runId)}.`);
   }

@@ -10,6 +10,7 @@ import { generateToolCallId } from "../internal/generate-id.js";
 import { checkApprovals, heldTurn, type PendingApproval } from "./approvals.js";
 import { describeError, executeStep, ToolFailure, type StepExecution, type StepOutcome } from "./execute-step.js";
 import { applyStepSettings, type PreparedStep } from "./prepare-step.js";
+import { planExecute, type Plan, type PlanRun } from "./plan-execute.js";
 import { guardedListener } from "./run-event.js";
 import { readRunOptions } from "./read-run-options.js";
 import { RunError, type RunErrorReason } from "./run-error.js";
@@ -76,9 +77,15 @@ export async function* runLoop(
     });
   const abortedAt = (stepIndex: number) =>
     runError("aborted", `The run was aborted at step ${stepIndex + 1}.`, abortError(signal));
-  const endRun = (output: ChatModelOutput, toolCalls: ToolCall[], pendingApprovals: PendingApproval[]): RunResult => {
+  const endRun = (
+    output: ChatModelOutput,
+    toolCalls: ToolCall[],
+    pendingApprovals: PendingApproval[],
+    plan?: Plan,
+  ): RunResult => {
     ended = true;
     return {
+      ...(plan === undefined ? {} : { plan }),
       status: pendingApprovals.length > 0 ? "awaiting-approval" : "done",
       runId,
       messages: transcript.slice(),
@@ -153,6 +160,31 @@ export async function* runLoop(
     }
   }
 
+  /** One model call of the run, streamed when the run is: its step-start, its chunks, its output. */
+  async function* callModel(
+    stepModel: ChatModel,
+    input: ChatModelInput,
+    stepIndex: number,
+  ): AsyncGenerator<RunPart, ChatModelOutput, undefined> {
+    emit?.({ type: "step-start", step: stepIndex });
+    try {
+      if (!streamed) return await stepModel.create(input);
+      yield { type: "step-start", stepIndex };
+      const stream = stepModel.createStream(input);
+      for await (const chunk of stream) yield chunk;
+      return await stream.final();
+    } catch (error) {
+      if (signal.aborted) throw abortedAt(stepIndex);
+      // A call the model refused before any request (a TypeError: tools and options that do not fit) is the caller's to fix.
+      if (error instanceof TypeError && !ChatModelError.isInstance(error)) throw error;
+      throw runError(
+        "model-error",
+        `The model (${describeModel(stepModel)}) failed at step ${stepIndex + 1} of the run: ${describeError(error)}`,
+        error,
+      );
+    }
+  }
+
   try {
     // A waiting run resumed: its held calls run (or wait again) before any model call.
     const resumable = held?.calls.filter(({ call }) => typeof settings.tools.get(call.name)?.execute === "function");
@@ -171,6 +203,27 @@ export async function* runLoop(
         return endRun(heldOutput(message, model), [], outcome.pending);
       }
       for (const result of outcome.results) transcript.push(result.message);
+    }
+    if (options.strategy === "plan-execute") {
+      const planned = yield* planExecute({
+        model,
+        tools: settings.tools,
+        transcript,
+        steps,
+        maxSteps: settings.maxSteps,
+        replan: options.replan === true,
+        responseFormat,
+        callInput: {
+          ...callOptions,
+          ...(streamed ? { signal } : callerSignal === undefined ? {} : { signal: callerSignal }),
+        },
+        emit: emit as PlanRun["emit"],
+        callModel,
+        runCalls,
+        nextTurn: () => turns++,
+        fail: (reason, message) => runError(reason, message, undefined),
+      });
+      return endRun(planned.output, [], planned.waiting, planned.plan);
     }
     for (let stepIndex = 0; ; stepIndex++) {
       if (signal.aborted) throw abortedAt(stepIndex);
@@ -209,27 +262,7 @@ export async function* runLoop(
         ...(prepared.toolChoice === undefined ? {} : { toolChoice: prepared.toolChoice }),
         ...(responseFormat === undefined ? {} : { responseFormat }),
       };
-      emit?.({ type: "step-start", step: stepIndex });
-      let output: ChatModelOutput;
-      try {
-        if (streamed) {
-          yield { type: "step-start", stepIndex };
-          const stream = stepModel.createStream(input);
-          for await (const chunk of stream) yield chunk;
-          output = await stream.final();
-        } else {
-          output = await stepModel.create(input);
-        }
-      } catch (error) {
-        if (signal.aborted) throw abortedAt(stepIndex);
-        // A call the model refused before any request (a TypeError: tools and options that do not fit) is the caller's to fix.
-        if (error instanceof TypeError && !ChatModelError.isInstance(error)) throw error;
-        throw runError(
-          "model-error",
-          `The model (${describeModel(stepModel)}) failed at step ${stepIndex + 1} of the run: ${describeError(error)}`,
-          error,
-        );
-      }
+      const output = yield* callModel(stepModel, input, stepIndex);
 
       const executable: ToolCall[] = [];
       const pending: ToolCall[] = [];

@@ -5,6 +5,7 @@ import type { ChatModelOutput } from "../core/output.js";
 import type { AnyTool, ToolCallOf } from "../core/tool.js";
 import type { Usage } from "../core/usage.js";
 import type { Approvals, PendingApproval } from "./approvals.js";
+import type { Plan } from "./plan-execute.js";
 import type { PrepareStep } from "./prepare-step.js";
 import type { RunEvent } from "./run-event.js";
 import type { RunStep } from "./run-step.js";
@@ -87,6 +88,13 @@ export interface RunToolsOptions<
   runId?: string | undefined;
   /** Runs before each model call: changes that step's tool_choice, tools, messages or model. @default none */
   prepareStep?: PrepareStep<RunToolCall<Tools>> | undefined;
+  /**
+   * `"ask-execute"`: ask, execute the calls, ask again until an answer. `"plan-execute"`: ask for a plan
+   * of calls first (`run.plan`), run them in order, then ask for the answer. @default "ask-execute"
+   */
+  strategy?: "ask-execute" | "plan-execute" | undefined;
+  /** With `strategy: "plan-execute"`: ask for a new plan when a planned call fails. @default false */
+  replan?: boolean | undefined;
   /** Told of the run's events as they happen (a listener that throws is ignored). @default none */
   onEvent?: ((event: RunEvent<RunToolCall<Tools>>) => void) | undefined;
 }
@@ -116,6 +124,8 @@ export interface RunResult<T = unknown, Call extends ToolCall<string, unknown> =
   toolCalls: Call[];
   /** The calls waiting for a person's decision, when `status` is `"awaiting-approval"`. */
   pendingApprovals: PendingApproval<Call>[];
+  /** With `strategy: "plan-execute"`: the plan the run followed (the last one, after a replan). */
+  plan?: Plan<Call>;
   /** Every step's usage, summed. */
   usage: Usage;
 }
