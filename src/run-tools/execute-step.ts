@@ -72,6 +72,11 @@ async function gateAndExecute(calls: readonly ToolCall[], execution: StepExecuti
     const call = calls[index]!;
     const executionId = execution.executionIds[index]!;
     execution.emit?.({ type: "tool-requested", step: execution.stepIndex, executionId, toolCall: call });
+    // A call nothing checks (no authorize, no decision, no needsApproval) runs without a gate's await.
+    if (!execution.authorize && !execution.approvals && execution.tools.get(call.name)?.needsApproval === undefined) {
+      verdicts.push(noGate);
+      continue;
+    }
     const started = performance.now();
     const verdict = await gate(call, executionId, execution);
     verdicts.push({ verdict, gateMs: performance.now() - started });
@@ -222,5 +227,6 @@ async function executeTool(tool: AnyTool, call: ToolCall, executionId: string, s
   }
 }
 
+const noGate = { verdict: { kind: "run" }, gateMs: 0 } as const;
 const defaultRefusal = "the application refused this call.";
 const personRefusal = "a person refused this call.";
