@@ -2,7 +2,7 @@ import type { Message, ToolCall } from "../core/messages.js";
 import type { AnyTool } from "../core/tool.js";
 import type { Approvals, PendingApproval } from "./approvals.js";
 import type { RunEvent } from "./run-event.js";
-import type { ToolResult } from "./run-step.js";
+import type { StepOutcome, ToolResult } from "./run-step.js";
 import type { AuthorizeContext, Authorization } from "./run-tools-options.js";
 import { checkOutput, describeError, resultMessage, toolMessage } from "./tool-output.js";
 
@@ -28,9 +28,6 @@ export interface StepExecution {
   /** Told of each result as it settles (in completion order). */
   onResult?: ((result: ToolResult) => void) | undefined;
 }
-
-/** A step's calls all settled, or some waiting for a person (none of the step's calls run then). */
-export type StepOutcome = { results: ToolResult[]; pending?: undefined } | { pending: PendingApproval[] };
 
 /** A tool that threw with `toolErrors: "throw"` (or whose result failed its `outputSchema`): it ends the run. */
 export class ToolFailure {
@@ -230,3 +227,5 @@ async function executeTool(tool: AnyTool, call: ToolCall, executionId: string, s
 const noGate = { verdict: { kind: "run" }, gateMs: 0 } as const;
 const defaultRefusal = "the application refused this call.";
 const personRefusal = "a person refused this call.";
+
+export type { StepOutcome } from "./run-step.js";

@@ -7,10 +7,9 @@ import { validatorFor } from "../core/schema/validate.js";
 import { defineTool, type AnyTool } from "../core/tool.js";
 import { generateToolCallId } from "../internal/generate-id.js";
 import type { PendingApproval } from "./approvals.js";
-import type { StepOutcome } from "./execute-step.js";
 import type { RunEvent } from "./run-event.js";
 import type { RunPart } from "./run-part.js";
-import type { RunStep, ToolResult } from "./run-step.js";
+import type { RunStep, StepOutcome, ToolResult } from "./run-step.js";
 
 /** One planned call: what it is for, and the call (a tool's name and its arguments). */
 export interface PlanStep<Call extends ToolCall<string, unknown> = ToolCall> {

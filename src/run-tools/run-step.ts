@@ -1,6 +1,7 @@
 import type { ToolCall, ToolMessage } from "../core/messages.js";
 import type { ChatModelOutput } from "../core/output.js";
 import type { Usage } from "../core/usage.js";
+import type { PendingApproval } from "./approvals.js";
 
 /** What became of one tool call of a step. */
 export interface ToolResult<Call extends ToolCall<string, unknown> = ToolCall> {
@@ -32,3 +33,6 @@ export interface RunStep<Call extends ToolCall<string, unknown> = ToolCall> {
   /** The model call and the tools, in milliseconds. */
   durationMs: number;
 }
+
+/** A step's calls all settled, or some waiting for a person (none of the step's calls run then). */
+export type StepOutcome = { results: ToolResult[]; pending?: undefined } | { pending: PendingApproval[] };
