@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from "../core/messages.js";
 import type { AnyTool } from "../core/tool.js";
+import { eitherSignal } from "../internal/abort.js";
 import type { Approvals, PendingApproval } from "./approvals.js";
 import type { RunEvent } from "./run-event.js";
 import type { StepOutcome, ToolResult } from "./run-step.js";
@@ -217,7 +218,7 @@ async function executeTool(tool: AnyTool, call: ToolCall, executionId: string, s
     }, timeoutMs);
   });
   try {
-    const callSignal = AbortSignal.any([signal, timeout.signal]);
+    const callSignal = eitherSignal(signal, timeout.signal);
     return await Promise.race([execute(call.args, { signal: callSignal, toolCall: call, executionId }), timedOut]);
   } finally {
     clearTimeout(timer);
