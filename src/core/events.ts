@@ -73,7 +73,9 @@ export interface WarningEvent extends EventBase {
     /** A router's health store did not answer: the process routes on its own health meanwhile. */
     | "router-store"
     /** A router left out reasoning another provider signed or encrypted from what a member is sent. */
-    | "reasoning-dropped";
+    | "reasoning-dropped"
+    /** A tool result's images or files went in a user message after it: the provider takes only text in a tool result. */
+    | "tool-result-media";
   message: string;
 }
 

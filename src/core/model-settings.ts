@@ -37,4 +37,6 @@ export interface ModelSettings {
   readonly cacheTimeoutMs: number;
   readonly rateLimit: RateLimitOptions | undefined;
   readonly middleware: readonly ChatModelMiddleware[];
+  /** Whether the provider takes images and files inside a tool result (else the adapter moves them to a user message, and core warns). */
+  readonly toolResultMedia: boolean;
 }
