@@ -19,7 +19,12 @@ export const layers = [
     [{ regex: "(^|/)(core|adapters|testing)/", message: "internal never imports core, an adapter or testing." }],
   ),
   restrict(
-    ["src/adapters/openai/**/*.ts", "src/adapters/ollama/**/*.ts", "src/adapters/bedrock/**/*.ts"],
+    [
+      "src/adapters/openai/**/*.ts",
+      "src/adapters/ollama/**/*.ts",
+      "src/adapters/bedrock/**/*.ts",
+      "src/adapters/google/**/*.ts",
+    ],
     [{ regex: "^\\.\\./(?!\\.\\./)", message: "adapters never import each other: move what both need into core." }],
   ),
   restrict(
