@@ -27,6 +27,7 @@ export type {
   UserMessage,
   AssistantMessage,
   ToolMessage,
+  ToolResultPart,
   ToolCall,
   TextPart,
   ImagePart,

@@ -36,6 +36,7 @@ const ollamaProfile: ChatModelProfile = {
   toolChoiceSupport: [],
   supportsStructuredOutput: true,
   supportsTopLevelUnion: true,
+  toolResultMedia: false,
 };
 
 /** A chat model served by Ollama, through the `ollama` SDK's native `/api/chat`. */

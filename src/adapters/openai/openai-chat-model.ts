@@ -61,6 +61,7 @@ export class OpenAIChatModel extends ChatModel {
       toolChoiceSupport,
       supportsStructuredOutput: true,
       supportsTopLevelUnion: false,
+      toolResultMedia: false,
       supportsResponseFormatWithTools: true,
       strictResponseFormat: true,
       // Chat Completions has no top_k (a gateway that takes one gets it through providerOptions).

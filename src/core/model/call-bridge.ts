@@ -2,6 +2,7 @@ import { prepareCall, type CallModel, type CallSettings } from "../call/index.js
 import { firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import type { ChatModelEvents } from "../events.js";
 import type { ProviderInput, RunContext } from "../input.js";
+import { hasToolResultMedia, type Message } from "../messages.js";
 import type { ProviderOutput, ToolChoiceRung } from "../output.js";
 import {
   dropUnsupportedParameters,
@@ -22,6 +23,7 @@ export interface BridgedModel extends CallSettings, ParameterSupport {
   readonly retry: ResolvedRetryOptions;
   readonly maxRepairAttempts: number;
   readonly rateLimit: RateLimitOptions | undefined;
+  readonly toolResultMedia: boolean;
 }
 
 /** What the bridge reads of its model that the model keeps to itself (its emitter, its adapter). */
@@ -65,6 +67,11 @@ export function callBridge(model: BridgedModel, internals: ModelInternals): Call
         const message = droppedParameterMessage(model, name);
         internals.emit("warning", { input, callId, code: "unsupported-parameter", message });
       }
+      // Read only by a listener on a model whose provider takes text alone in a tool result.
+      if (!model.toolResultMedia && internals.madeEmitter()?.listening.warning && hasMediaResult(input.messages)) {
+        const message = `${model.providerId} takes only text in a tool result: the images and files of this call's tool results were sent in a user message after each tool message.`;
+        internals.emit("warning", { input, callId, code: "tool-result-media", message });
+      }
       if (call.plan.rung !== "native" && call.plan.reason) {
         const note = internals.fallbackNote(call.plan.rung);
         const reason = note ? `${call.plan.reason}. ${note}` : call.plan.reason;
@@ -90,4 +97,8 @@ function requests(model: BridgedModel, internals: ModelInternals): ModelRequests
   return rateLimitedRequests(model.rateLimit, limited, direct, (message, { call }) => {
     if (call) internals.emit("warning", { input: call.input, callId: call.callId, code: "rate-limit-store", message });
   });
+}
+
+function hasMediaResult(messages: readonly Message[]): boolean {
+  return messages.some((message) => message.role === "tool" && hasToolResultMedia(message));
 }

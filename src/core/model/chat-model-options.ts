@@ -106,4 +106,9 @@ export interface ChatModelProfile {
   strictResponseFormat?: boolean;
   /** The parameters the adapter does not send for this model (core warns about them, or refuses them). @default none */
   unsupportedParameters?: Iterable<ParameterName>;
+  /**
+   * Whether the provider takes images and files inside a tool result. When not, the adapter sends them
+   * in a user message after the tool message and core warns (`tool-result-media`). @default true
+   */
+  toolResultMedia?: boolean;
 }

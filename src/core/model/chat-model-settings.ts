@@ -48,6 +48,8 @@ export abstract class ChatModelSettings {
   readonly rateLimit: RateLimitOptions | undefined;
   /** The most bytes of one response body its requests read (`maxResponseBytes` option; `Infinity`: no cap). */
   readonly maxResponseBytes: number;
+  /** Whether the provider takes images and files inside a tool result (the adapter's profile). */
+  readonly toolResultMedia: boolean;
   constructor(modelId: string, options: ChatModelOptions = {}, profile: ChatModelProfile) {
     if (typeof modelId !== "string" || modelId.trim() === "") {
       throw new TypeError(`A model id is required (a non-empty string), got ${JSON.stringify(modelId)}.`);
@@ -81,6 +83,7 @@ export abstract class ChatModelSettings {
     if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
     this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
     this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);
+    this.toolResultMedia = profile.toolResultMedia ?? true;
   }
 
   /** Where this model's requests go (base URL, host, region, deployment); part of the cache key. */
