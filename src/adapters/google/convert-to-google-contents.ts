@@ -1,4 +1,4 @@
-import type { Content, Part } from "@google/genai";
+import type { Content, FunctionResponse, Part } from "@google/genai";
 import type { AssistantMessage, FilePart, Message, ToolMessage, UserMessage } from "../../core/messages.js";
 
 export interface GooglePrompt {
@@ -37,7 +37,7 @@ export function convertToGoogleContents(messages: readonly Message[], toolParts:
         push("model", modelParts(message, toolParts));
         break;
       case "tool":
-        push("user", [toolResultPart(message, toolParts)]);
+        push("user", toolResultParts(message, toolParts));
         break;
     }
   }
@@ -106,9 +106,28 @@ function modelParts(message: AssistantMessage, toolParts: boolean): Part[] {
   return parts;
 }
 
-function toolResultPart(message: ToolMessage, toolParts: boolean): Part {
-  if (!toolParts) return { text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${message.content}` };
-  return { functionResponse: { name: message.toolName, response: { output: message.content } } };
+/**
+ * A tool's result as a `functionResponse` part: its text as `response.output`, its images and files
+ * as the response's own `parts` (inline data, or a file URI), which Gemini reads beside the text.
+ * Without tools in the request, the text and then the media as plain parts.
+ */
+function toolResultParts(message: ToolMessage, toolParts: boolean): Part[] {
+  const content = message.content;
+  const text = typeof content === "string" ? content : content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  const media = typeof content === "string" ? [] : content.filter((part) => part.type !== "text");
+  const mediaParts = media.map((part) =>
+    part.type === "image"
+      ? mediaPart(part.image, part.mediaType, "ImagePart.mediaType")
+      : mediaPart(part.data, part.mediaType, "FilePart.mediaType"),
+  );
+  if (!toolParts) {
+    return [{ text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${text}` }, ...mediaParts];
+  }
+  const functionResponse: FunctionResponse = { name: message.toolName, response: { output: text } };
+  if (mediaParts.length > 0) {
+    functionResponse.parts = mediaParts.map((part) => (part.inlineData ? { inlineData: part.inlineData } : { fileData: part.fileData! }));
+  }
+  return [{ functionResponse }];
 }
 
 function filePart(part: FilePart): Part {
