@@ -57,6 +57,8 @@ export {
   type ZodToolDefinition,
   type ToolFields,
   type ToolExecuteContext,
+  type RichToolResult,
+  type InferToolOutput,
   type ToolCallOf,
   type AnyTool,
   type InferToolArgs,
@@ -99,7 +101,11 @@ export type {
   RunObject,
   AuthorizeContext,
   Authorization,
+  RunToolCall,
 } from "./run-tools/run-tools-options.js";
+export type { Approvals, PendingApproval } from "./run-tools/approvals.js";
+export type { RunEvent, ToolEventBase } from "./run-tools/run-event.js";
+export type { PrepareStep, PrepareStepContext, StepSettings } from "./run-tools/prepare-step.js";
 export type { RunStep, ToolResult } from "./run-tools/run-step.js";
 export type { RunPart } from "./run-tools/run-part.js";
 export { RunError, type RunErrorReason, type RunErrorOptions } from "./run-tools/run-error.js";

@@ -1,4 +1,4 @@
-import type { ToolCall } from "./messages.js";
+import type { ToolCall, ToolResultPart } from "./messages.js";
 import type { JSONSchema } from "./schema/json-schema.js";
 import type { SchemaInput, ZodV3Like, ZodV4Like } from "./schema/schema-input.js";
 import { toJSONSchema } from "./schema/to-json-schema.js";
@@ -17,10 +17,24 @@ export type InferToolArgs<S> = S extends { _zod: { output: infer O } }
 
 /** What a tool's `execute` gets beside its arguments. */
 export interface ToolExecuteContext<Name extends string = string, Args = UntypedArgs> {
-  /** The call's signal: aborted when the call is. */
+  /** The call's signal: aborted when the run is, or when the tool's `timeoutMs` passes. */
   signal: AbortSignal;
   /** The tool call being executed. */
   toolCall: ToolCall<Name, Args>;
+  /**
+   * This execution's id, `<runId>:step-<n>:call-<i>` (`n` counts the transcript's assistant turns, `i`
+   * the call's place in its turn): the same when a run is resumed or retried with the same `runId`,
+   * so a tool with side effects can use it as an idempotency key.
+   */
+  executionId: string;
+}
+
+/**
+ * What `execute` may return instead of a value: text, image and file parts, sent to the model as the
+ * tool's result (a screenshot, a chart, a generated file).
+ */
+export interface RichToolResult {
+  content: ToolResultPart[];
 }
 
 /** What `defineTool` takes. `Name` is kept as a literal type; `Args` is what `execute` and each call's `args` get. */
@@ -29,23 +43,63 @@ export interface ToolDefinition<Name extends string = string, Args = UntypedArgs
   inputSchema: SchemaInput;
 }
 
-/** A definition with a zod schema, whose argument type comes from the schema. */
-export interface ZodToolDefinition<Name extends string, S extends ZodV4Like | ZodV3Like> extends ToolFields<
-  Name,
-  InferToolArgs<S>
-> {
+/** A definition with a zod schema, whose argument type comes from the schema (and its result type from `outputSchema`'s). */
+export interface ZodToolDefinition<
+  Name extends string,
+  S extends ZodV4Like | ZodV3Like,
+  O extends SchemaInput | undefined = undefined,
+> extends ToolFields<Name, InferToolArgs<S>, InferToolOutput<O>> {
+  /** A zod v4 or zod v3 schema, or a JSON Schema, for what `execute` returns. @default none (not checked) */
+  outputSchema?: O;
   /** A zod v4 or zod v3 schema for the tool's arguments. */
   inputSchema: S;
 }
 
+/** The type `execute` returns under an `outputSchema`: zod's output type, else `unknown`. */
+export type InferToolOutput<O> = O extends { _zod: { output: infer T } }
+  ? T
+  : O extends { _output: infer T }
+    ? T
+    : unknown;
+
+/**
+ * A tool's `needsApproval` as a function of the call's arguments and context (typed as a method, so
+ * a typed tool stays assignable to an untyped one, as with `execute`).
+ */
+export type ApprovalCheck<Name extends string, Args> = {
+  bivarianceHack(args: Args, context: ToolExecuteContext<Name, Args>): boolean | PromiseLike<boolean>;
+}["bivarianceHack"];
+
 /** A tool's fields beside its schema. */
-export interface ToolFields<Name extends string, Args> {
+export interface ToolFields<Name extends string, Args, Output = unknown> {
   /** 1–64 characters of letters, digits, `_` and `-` (the rule every provider enforces). */
   name: Name;
   /** What the tool does, for the model. @default none */
   description?: string;
-  /** Runs the tool (what `runTools` calls), with the validated arguments. @default none */
-  execute?(args: Args, context: ToolExecuteContext<Name, Args>): unknown;
+  /**
+   * Runs the tool (what `runTools` calls), with the validated arguments. It returns the result (a
+   * string as is, anything else as JSON), or `{ content: [text, image, file parts] }`. @default none
+   */
+  execute?(
+    args: Args,
+    context: ToolExecuteContext<Name, Args>,
+  ): Output | RichToolResult | PromiseLike<Output | RichToolResult>;
+  /**
+   * A schema (zod or JSON Schema) `execute`'s result must meet before it goes to the model: a result
+   * that does not goes back as an error result naming the mismatch (with `toolErrors: "throw"`, the
+   * run ends with `RunError` reason `tool-output`). @default none (not checked)
+   */
+  outputSchema?: SchemaInput | undefined;
+  /**
+   * Whether a call waits for a person's approval before it runs: `runTools` then ends with
+   * `status: "awaiting-approval"` and resumes with `approvals`. @default false
+   */
+  needsApproval?: boolean | ApprovalCheck<Name, Args> | undefined;
+  /**
+   * How long `execute` may take, in milliseconds: past it, its signal aborts and the model is sent
+   * an error result saying it timed out. @default none (no limit)
+   */
+  timeoutMs?: number | undefined;
 }
 
 /** A tool the model may call. Its JSON Schema is computed once, when the tool is defined. */
@@ -86,9 +140,11 @@ const defined = new WeakSet<object>();
  * (`defineTool<{ city: string }>({ name: "get_weather", inputSchema: { ... } })`), else its
  * arguments are `Record<string, unknown>`. The name stays a literal type either way.
  */
-export function defineTool<const Name extends string, S extends ZodV4Like | ZodV3Like>(
-  definition: ZodToolDefinition<Name, S>,
-): Tool<Name, InferToolArgs<S>>;
+export function defineTool<
+  const Name extends string,
+  S extends ZodV4Like | ZodV3Like,
+  O extends SchemaInput | undefined = undefined,
+>(definition: ZodToolDefinition<Name, S, O>): Tool<Name, InferToolArgs<S>>;
 export function defineTool<Args = UntypedArgs, const Name extends string = string>(
   definition: ToolDefinition<Name, Args>,
 ): Tool<Name, Args>;
@@ -140,6 +196,7 @@ export function defineTool(definition: ToolDefinition): Tool {
       );
     }
   }
+  const runFields = checkRunFields(definition, name);
   const tool: Tool = {
     name,
     inputSchema,
@@ -147,9 +204,44 @@ export function defineTool(definition: ToolDefinition): Tool {
     // A null description (how some tool listings say 'none') is none.
     ...(description == null ? {} : { description }),
     ...(execute === undefined ? {} : { execute }),
+    ...runFields,
   };
   defined.add(tool);
   return tool;
+}
+
+/** The fields only `runTools` reads (`outputSchema`, `needsApproval`, `timeoutMs`), checked and kept when given. */
+function checkRunFields(definition: ToolDefinition, name: string): Partial<ToolDefinition> {
+  const { outputSchema, needsApproval, timeoutMs } = definition;
+  const fields: Partial<ToolDefinition> = {};
+  if (outputSchema !== undefined) {
+    try {
+      // Compiled now (a zod schema's check, a JSON Schema's validator), so a broken one names its tool here.
+      validatorFor(outputSchema);
+    } catch (error) {
+      throw new TypeError(`Tool '${name}': its outputSchema is not a usable schema (${(error as Error).message}).`, {
+        cause: error,
+      });
+    }
+    fields.outputSchema = outputSchema;
+  }
+  if (needsApproval !== undefined) {
+    if (typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
+      throw new TypeError(
+        `Tool '${name}': needsApproval must be true, false or a function (args, context) => boolean, got ${describeValue(needsApproval)}.`,
+      );
+    }
+    fields.needsApproval = needsApproval;
+  }
+  if (timeoutMs !== undefined) {
+    if (typeof timeoutMs !== "number" || !(timeoutMs > 0) || timeoutMs > 2_147_483_647) {
+      throw new TypeError(
+        `Tool '${name}': timeoutMs must be a positive number of milliseconds (at most 2147483647), got ${describeValue(timeoutMs)}.`,
+      );
+    }
+    fields.timeoutMs = timeoutMs;
+  }
+  return fields;
 }
 
 function describeValue(value: unknown): string {

@@ -1,9 +1,9 @@
-import type { Tool, ToolDefinition } from "../core/tool.js";
+import type { AnyTool } from "../core/tool.js";
 import type { RunToolsOptions } from "./run-tools-options.js";
 
 /** A run's settings, checked and with their defaults. */
 export interface RunSettings {
-  tools: ReadonlyMap<string, Tool | ToolDefinition>;
+  tools: ReadonlyMap<string, AnyTool>;
   maxSteps: number;
   concurrency: number;
   toolErrors: "send" | "throw";
@@ -14,7 +14,8 @@ export function readRunOptions(options: RunToolsOptions): RunSettings {
   if (options === null || typeof options !== "object") {
     throw new TypeError("runTools expects { model, messages, tools, … }.");
   }
-  const { model, messages, tools, maxSteps = 10, concurrency = 4, toolErrors = "send" } = options;
+  const { model, messages, tools, runId } = options;
+  const { maxSteps = 10, concurrency = 4, toolErrors = "send" } = options;
   if (model === null || typeof model !== "object" || typeof model.create !== "function") {
     throw new TypeError(
       "runTools needs a model: pass { model: a ChatModel (createChatModel, new OpenAIChatModel, …) }.",
@@ -24,7 +25,7 @@ export function readRunOptions(options: RunToolsOptions): RunSettings {
     throw new TypeError("runTools needs messages: a non-empty array, e.g. [{ role: 'user', content: '…' }].");
   }
   if (!Array.isArray(tools)) throw new TypeError("runTools needs tools: an array of tools (see defineTool).");
-  const byName = new Map<string, Tool | ToolDefinition>();
+  const byName = new Map<string, AnyTool>();
   for (const tool of tools) {
     const name: unknown = tool?.name;
     if (typeof name !== "string") throw new TypeError("Each of runTools' tools needs a name (see defineTool).");
@@ -40,7 +41,10 @@ export function readRunOptions(options: RunToolsOptions): RunSettings {
   if (toolErrors !== "send" && toolErrors !== "throw") {
     throw new TypeError(`toolErrors must be "send" or "throw", got ${JSON.stringify(toolErrors)}.`);
   }
-  for (const hook of ["authorize", "onStep"] as const) {
+  if (runId !== undefined && (typeof runId !== "string" || runId.trim() === "")) {
+    throw new TypeError(`runId must be a non-empty string (a waiting run's run.runId), got ${JSON.stringify(runId)}.`);
+  }
+  for (const hook of ["authorize", "onStep", "prepareStep", "onEvent"] as const) {
     if (options[hook] !== undefined && typeof options[hook] !== "function") {
       throw new TypeError(`${hook} must be a function, got ${typeof options[hook]}.`);
     }

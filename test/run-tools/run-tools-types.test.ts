@@ -1,7 +1,7 @@
 // Types a user relies on; `npm run typecheck` fails when they regress, the runs check the values.
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import type { RunError, RunErrorReason, RunResult } from "../../src/index.js";
+import type { RunError, RunErrorReason, RunResult, ToolCall } from "../../src/index.js";
 import { defineTool, runTools, streamTools } from "../../src/index.js";
 import { ScriptedChatModel, textStep } from "../../src/testing/index.js";
 
@@ -30,12 +30,14 @@ describe("runTools types", () => {
     expect(streamed.object?.service).toBe("auth-api");
 
     const plain = await runTools({ model: new ScriptedChatModel([textStep("ok")]), messages, tools: [lookup] });
-    expectTypeOf(plain).toEqualTypeOf<RunResult<unknown>>();
+    expectTypeOf(plain).toEqualTypeOf<RunResult<unknown, ToolCall<"lookup_incident", { incident_id: string }>>>();
     expect(plain.object).toBeUndefined();
   });
 
   it("should name every RunError reason", () => {
     expectTypeOf<RunError["reason"]>().toEqualTypeOf<RunErrorReason>();
-    expectTypeOf<RunErrorReason>().toEqualTypeOf<"model-error" | "aborted" | "tool-error" | "max-steps">();
+    expectTypeOf<RunErrorReason>().toEqualTypeOf<
+      "model-error" | "aborted" | "tool-error" | "tool-output" | "max-steps"
+    >();
   });
 });
