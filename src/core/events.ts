@@ -70,7 +70,8 @@ export interface WarningEvent extends EventBase {
     | "cache-error"
     | "unsupported-parameter"
     | "rate-limit-store"
-    | "tool-result-media";
+    | "tool-result-media"
+    | "schema-projected";
   message: string;
 }
 

@@ -3,8 +3,7 @@
  * as keelson tools.
  * @module keelson/mcp
  */
-export { mcpTools } from "./mcp-tools.js";
+export { mcpTools, type McpTool } from "./mcp-tools.js";
 export type { McpToolsOptions } from "./mcp-tools-options.js";
-export type { McpTool } from "./mcp-tool.js";
 export type { McpClientLike, McpListedTool } from "./mcp-client-like.js";
 export type { McpRichResult } from "./read-mcp-result.js";

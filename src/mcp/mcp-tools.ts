@@ -1,10 +1,20 @@
 import type { JSONSchema } from "../core/schema/json-schema.js";
-import { defineTool } from "../core/tool.js";
+import { defineTool, type Tool } from "../core/tool.js";
 import { abortError } from "../internal/abort.js";
 import type { McpClientLike, McpListedTool } from "./mcp-client-like.js";
-import type { McpTool } from "./mcp-tool.js";
 import type { McpToolsOptions } from "./mcp-tools-options.js";
 import { readMcpResult } from "./read-mcp-result.js";
+
+/**
+ * A keelson tool made from an MCP server's tool: its input schema as the tool's JSON Schema, its
+ * output schema (when the server declares one) as `outputSchema`, and `execute` calling `tools/call`.
+ */
+export type McpTool = Tool & {
+  /** The server's output schema, when it declares one: what a `structuredContent` result holds. */
+  readonly outputSchema?: JSONSchema;
+  /** The tool's name on the server (its keelson name is `prefix` + this). */
+  readonly mcpName: string;
+};
 
 /** What every provider takes as a function name: a letter or `_` first (Gemini's rule), then letters, digits, `_`, `-`; 64 at most. */
 const acceptedName = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
@@ -87,6 +97,7 @@ function toKeelsonTool(client: McpClientLike, listed: McpListedTool, name: strin
     name,
     ...(typeof description === "string" && description !== "" ? { description } : {}),
     inputSchema: listed.inputSchema as JSONSchema,
+    ...(listed.outputSchema === undefined ? {} : { outputSchema: listed.outputSchema as JSONSchema }),
     execute: async (args, context) => {
       const signal = context.signal;
       try {
@@ -99,7 +110,5 @@ function toKeelsonTool(client: McpClientLike, listed: McpListedTool, name: strin
       }
     },
   });
-  const extra: { mcpName: string; outputSchema?: JSONSchema } = { mcpName: listed.name };
-  if (listed.outputSchema !== undefined) extra.outputSchema = listed.outputSchema as JSONSchema;
-  return Object.assign(tool, extra);
+  return Object.assign(tool, { mcpName: listed.name }) as McpTool;
 }

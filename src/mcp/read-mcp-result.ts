@@ -20,7 +20,7 @@ interface McpContent {
  * its content — a string when it is only text, else the parts (`{ content }`, a rich result: images
  * and audio as base64 with their media type, an embedded resource's text or blob, a resource link
  * as a line of text). A result with `isError: true` is the failure the model reads, as text
- * starting "Error:", never a throw.
+ * starting "Error:" (one text part, a rich result that no output schema checks), never a throw.
  */
 export function readMcpResult(result: unknown): string | McpRichResult | Record<string, unknown> {
   const { content, structuredContent, isError, toolResult } = (result ?? {}) as {
@@ -31,8 +31,9 @@ export function readMcpResult(result: unknown): string | McpRichResult | Record<
   };
   const parts = Array.isArray(content) ? content.map(readPart) : [];
   if (isError === true) {
+    // A rich result: runTools sends it as it is (an outputSchema checks only what the tool produced).
     const text = parts.map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n");
-    return `Error: ${text || "the tool reported an error without saying why."}`;
+    return { content: [{ type: "text", text: `Error: ${text || "the tool reported an error without saying why."}` }] };
   }
   if (structuredContent !== null && typeof structuredContent === "object" && !Array.isArray(structuredContent)) {
     return structuredContent as Record<string, unknown>;

@@ -86,9 +86,11 @@ describe("mcpTools", () => {
     expect(parts).toContain("tool-result");
     const [result] = run.steps[0]!.toolResults;
     expect(result!.error).toBeUndefined();
-    expect(result!.result).toMatch(/^Error: .*Invalid resourceId/);
+    expect(result!.result).toEqual({
+      content: [{ type: "text", text: expect.stringMatching(/^Error: .*Invalid resourceId/) }],
+    });
     const toolMessage = run.messages.find((message) => message.role === "tool")!;
-    expect(toolMessage.content).toMatch(/Invalid resourceId/);
+    expect(toolMessage.content).toEqual([{ type: "text", text: expect.stringMatching(/Invalid resourceId/) }]);
     expect(run.text).toBe("That id is not valid.");
   });
 

@@ -113,7 +113,8 @@ function modelParts(message: AssistantMessage, toolParts: boolean): Part[] {
  */
 function toolResultParts(message: ToolMessage, toolParts: boolean): Part[] {
   const content = message.content;
-  const text = typeof content === "string" ? content : content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  const text =
+    typeof content === "string" ? content : content.map((part) => (part.type === "text" ? part.text : "")).join("");
   const media = typeof content === "string" ? [] : content.filter((part) => part.type !== "text");
   const mediaParts = media.map((part) =>
     part.type === "image"
@@ -125,7 +126,9 @@ function toolResultParts(message: ToolMessage, toolParts: boolean): Part[] {
   }
   const functionResponse: FunctionResponse = { name: message.toolName, response: { output: text } };
   if (mediaParts.length > 0) {
-    functionResponse.parts = mediaParts.map((part) => (part.inlineData ? { inlineData: part.inlineData } : { fileData: part.fileData! }));
+    functionResponse.parts = mediaParts.map((part) =>
+      part.inlineData ? { inlineData: part.inlineData } : { fileData: part.fileData! },
+    );
   }
   return [{ functionResponse }];
 }

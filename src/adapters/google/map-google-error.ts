@@ -74,7 +74,7 @@ export function mapGoogleError(error: unknown, context: GoogleErrorContext): unk
     const message = redactText(body?.message ?? error.message, context.secrets);
     const rejectedParameter = status === 400 ? refusedFeature(message, context.input) : undefined;
     const hint = rejectedParameter
-      ? ` The model refused ${rejectedParameter.name === "parameter" ? rejectedParameter.value : rejectedParameter.name}.`
+      ? ` The model refused ${rejectedParameter.name === "parameter" || rejectedParameter.name === "schema_keyword" ? rejectedParameter.value : rejectedParameter.name}.`
       : reason === "not-found"
         ? ` Check the model id '${context.modelId}'.`
         : hints[reason]
@@ -146,6 +146,10 @@ function retryDelay(body: GoogleErrorBody | undefined): number | undefined {
 
 /** The feature a 400 refused, in keelson's terms, when the request sent it. */
 function refusedFeature(message: string, input: ProviderInput): RejectedParameter | undefined {
+  // "Unknown name \"additionalProperties\" at 'tools[0].function_declarations[7].parameters…': a schema keyword.
+  const unknownName = /Unknown name \\?"([^"\\]+)\\?" at '([^']*)'/.exec(message);
+  if (unknownName && /parameters|schema/i.test(unknownName[2]!))
+    return { name: "schema_keyword", value: unknownName[1]! };
   const choice = input.toolChoice;
   if (
     choice !== undefined &&

@@ -1,3 +1,4 @@
+import type { SchemaForm } from "../schema/project-schema.js";
 import type { ChatModelInput, ChatModelParameters, ProviderResponseFormat, ProviderTool } from "../input.js";
 import type { Message } from "../messages.js";
 import type { JSONSchema } from "../schema/json-schema.js";
@@ -18,6 +19,8 @@ export interface CallSettings extends ToolChoiceCapabilities {
   retryOnEmptyResponse: boolean;
   readonly retry: { readonly maxRetries: number };
   parameters: ChatModelParameters | undefined;
+  /** The form of JSON Schema the adapter's provider accepts (an adapter's declaration). @default the schema as it is */
+  readonly schemaForm?: SchemaForm | undefined;
 }
 
 /** What a reply must satisfy, fixed when the call is prepared and checked after every attempt. */
