@@ -55,7 +55,7 @@ describe("createChatModel", () => {
   it("should list the known providers for an unknown one, and ask for a model id when there is none", () => {
     // @ts-expect-error not a provider createChatModel knows
     expect(() => createChatModel("mistral:large")).toThrow(
-      /Unknown provider 'mistral'.*Known providers: openai, azure-openai, azure, ollama, bedrock, amazon-bedrock, anthropic, google, vllm, llamacpp, lmstudio, groq, openrouter, deepseek, together, scripted/,
+      /Unknown provider 'mistral'.*Known providers: openai, azure-openai, azure, ollama, bedrock, amazon-bedrock, anthropic, google, vllm, llamacpp, lmstudio, groq, openrouter, deepseek, together, gemini, scripted/,
     );
     // @ts-expect-error no model id
     expect(() => createChatModel("ollama")).toThrow(/names no model: write "ollama:<model id>"/);

@@ -117,6 +117,7 @@ export class StreamAssembler {
     if (chunk.id) pending.id = chunk.id;
     if (chunk.name) pending.name = pending.name && pending.name !== chunk.name ? pending.name + chunk.name : chunk.name;
     if (chunk.argsDelta) pending.args += chunk.argsDelta;
+    if (chunk.signature) pending.signature = chunk.signature;
   }
 
   get text(): string {
