@@ -105,9 +105,7 @@ function walk(node: unknown, context: Context, inline: boolean): unknown {
       const map: Record<string, unknown> = {};
       for (const [entry, schema] of Object.entries(value)) map[entry] = walk(schema, context, inline);
       projected = map;
-    } else if (schemaLists.has(key) && Array.isArray(value)) {
-      projected = value.map((schema) => walk(schema, context, inline));
-    } else if (schemaValued.has(key) || (key === "items" && Array.isArray(value))) {
+    } else if (schemaLists.has(key) || schemaValued.has(key)) {
       projected = Array.isArray(value)
         ? value.map((schema) => walk(schema, context, inline))
         : walk(value, context, inline);
