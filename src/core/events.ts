@@ -75,7 +75,9 @@ export interface WarningEvent extends EventBase {
     /** A router left out reasoning another provider signed or encrypted from what a member is sent. */
     | "reasoning-dropped"
     /** A tool result's images or files went in a user message after it: the provider takes only text in a tool result. */
-    | "tool-result-media";
+    | "tool-result-media"
+    /** A tool's or response format's schema was sent in the form the provider accepts (the changes named). */
+    | "schema-projected";
   message: string;
 }
 

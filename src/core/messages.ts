@@ -70,6 +70,11 @@ export interface ToolCall<Name extends string = string, Args = Record<string, un
   id: string;
   name: Name;
   args: Args;
+  /**
+   * Provider-issued signature sent back with the call on the next turn, unchanged: Gemini's
+   * `thoughtSignature` on a `functionCall` part (Gemini refuses a function-call turn without it).
+   */
+  signature?: string;
 }
 
 export type AssistantContentPart = TextPart | ReasoningPart | ToolCall;

@@ -1,3 +1,4 @@
+import type { SchemaForm } from "./schema/project-schema.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import type { ChatModelParameters } from "./input.js";
 import type { ChatModelMiddleware } from "./middleware/chat-model-middleware.js";
@@ -14,6 +15,8 @@ import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 export interface ModelSettings {
   readonly providerId: string;
   readonly modelId: string;
+  /** The form of JSON Schema the adapter's provider accepts (an adapter's declaration). @default the schema as it is */
+  readonly schemaForm?: SchemaForm | undefined;
   readonly toolChoiceSupport: ReadonlySet<ToolChoiceMode>;
   readonly supportsToolCalling: boolean;
   readonly supportsStructuredOutput: boolean;

@@ -76,6 +76,8 @@ export interface ProviderToolCall {
   id?: string | undefined;
   name: string;
   args: unknown;
+  /** The provider's signature of the call, kept on the `ToolCall` (Gemini's `thoughtSignature`). */
+  signature?: string | undefined;
 }
 
 /**

@@ -44,6 +44,8 @@ const ollamaProfile: ChatModelProfile = {
 /** A chat model served by Ollama, through the `ollama` SDK's native `/api/chat`. */
 export class OllamaChatModel extends ChatModel {
   readonly providerId = "ollama";
+  /** Schemas are sent with their `$ref`s inlined (see `projectSchema`): what its `format` grammar and tool templates read. */
+  readonly schemaForm = "inline-refs";
   // Its requests never pass a call's signal to AbortSignal.any (see ChatModel).
   protected override readonly plainCallsShareInertSignal = true;
   private readonly connection: OllamaConnection;

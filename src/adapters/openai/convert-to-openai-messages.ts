@@ -114,6 +114,8 @@ function toAssistantMessage(
       id: call.id,
       type: "function",
       function: { name: call.name, arguments: JSON.stringify(call.args) },
+      // Gemini's OpenAI-compatible endpoint refuses a tool-call turn without the call's thought signature.
+      ...(call.signature && reasoningField ? { extra_content: { google: { thought_signature: call.signature } } } : {}),
     })),
   };
 }

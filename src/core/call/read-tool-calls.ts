@@ -42,6 +42,7 @@ export function finalizeToolCall(
   if (!result.success) throw argumentsMismatch(call, args, result.issues, entry.tool, rules);
   const id = call.id || missingId(call, repairs);
   const toolCall: ToolCall = { type: "tool-call", id, name: call.name, args: result.value as Record<string, unknown> };
+  if (call.signature) toolCall.signature = call.signature;
   // A schema that made new arguments (zod's transforms) is checked on its input when the answer is read from a cache.
   if (result.value !== args) recordSchemaInput(toolCall, args);
   return toolCall;

@@ -30,7 +30,9 @@ export type RejectedParameter =
     }
   | { name: "response_format"; value: "json-schema" }
   | { name: "parameter"; value: ParameterName }
-  | { name: "parallel_tool_calls" | "reasoning"; value?: undefined };
+  | { name: "parallel_tool_calls" | "reasoning"; value?: undefined }
+  /** A JSON Schema keyword (`pattern`, `additionalProperties`, …) in a tool's or response format's schema. */
+  | { name: "schema_keyword"; value: string };
 
 export interface ProviderErrorOptions extends ChatModelErrorOptions {
   statusCode?: number | undefined;

@@ -8,7 +8,6 @@ import {
 import { firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import type { ChatModelEvents } from "../events.js";
 import type { ProviderInput, RunContext } from "../input.js";
-import { hasToolResultMedia, type Message } from "../messages.js";
 import type { ProviderOutput, ToolChoiceRung } from "../output.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { rateLimitMiddleware } from "../rate-limit/rate-limit-middleware.js";
@@ -59,11 +58,6 @@ export function callBridge(model: ModelSettings, internals: ModelInternals): Cal
         const message = droppedParameterMessage(model, name);
         internals.emit("warning", { input, callId, code: "unsupported-parameter", message });
       }
-      // Read only by a listener on a model whose provider takes text alone in a tool result.
-      if (!model.toolResultMedia && internals.madeEmitter()?.listening.warning && hasMediaResult(input.messages)) {
-        const message = `${model.providerId} takes only text in a tool result: the images and files of this call's tool results were sent in a user message after each tool message.`;
-        internals.emit("warning", { input, callId, code: "tool-result-media", message });
-      }
       if (call.plan.rung !== "native" && call.plan.reason) {
         const note = internals.fallbackNote(call.plan.rung);
         const reason = note ? `${call.plan.reason}. ${note}` : call.plan.reason;
@@ -107,8 +101,4 @@ function requests(
     request: (input, context) => current().create(input, context),
     requestStream: (input, context) => current().stream(input, context),
   };
-}
-
-function hasMediaResult(messages: readonly Message[]): boolean {
-  return messages.some((message) => message.role === "tool" && hasToolResultMedia(message));
 }
