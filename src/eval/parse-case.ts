@@ -82,7 +82,8 @@ function parseToolChoice(json: unknown, tools: EvalTool[], where: string): NonNu
 }
 
 function parseExpectation(json: unknown, where: string): EvalExpectation {
-  if (!isObject(json)) throw new TypeError(`${where}: \`expect\` must be an object ({ toolCalls?, text?, object? }).`);
+  if (!isObject(json))
+    throw new TypeError(`${where}: \`expect\` must be an object ({ toolCalls?, noToolCall?, text?, object? }).`);
   const expectation: EvalExpectation = {};
   if (json.toolCalls !== undefined) {
     if (!Array.isArray(json.toolCalls))
@@ -96,6 +97,13 @@ function parseExpectation(json: unknown, where: string): EvalExpectation {
       }
       return { name: call.name, ...(call.args === undefined ? {} : { args: call.args }) };
     });
+  }
+  if (json.noToolCall !== undefined) {
+    if (typeof json.noToolCall !== "boolean") throw new TypeError(`${where}: expect.noToolCall must be true or false.`);
+    if (json.noToolCall && Array.isArray(json.toolCalls) && json.toolCalls.length > 0) {
+      throw new TypeError(`${where}: expect.noToolCall is true but expect.toolCalls lists calls: keep one of them.`);
+    }
+    expectation.noToolCall = json.noToolCall;
   }
   if (json.text !== undefined) {
     const includes = isObject(json.text) ? json.text.includes : undefined;
