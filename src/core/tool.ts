@@ -4,6 +4,7 @@ import type { SchemaInput, ZodV3Like, ZodV4Like } from "./schema/schema-input.js
 import { toJSONSchema } from "./schema/to-json-schema.js";
 import { schemaKind } from "./schema/schema-input.js";
 import { validatorFor } from "./schema/validate.js";
+import { readToolShape } from "./read-tool-shape.js";
 
 /** The arguments of a tool whose schema says nothing more: any object. */
 export type UntypedArgs = Record<string, unknown>;
@@ -22,6 +23,14 @@ export interface ToolExecuteContext<Name extends string = string, Args = Untyped
   /** The tool call being executed. */
   toolCall: ToolCall<Name, Args>;
 }
+
+/**
+ * A tool's `execute`. Checked as a method is (bivariantly), so a tool with a literal name still
+ * fits where any tool is taken.
+ */
+export type ToolExecute<Name extends string = string, Args = UntypedArgs> = {
+  bivariant(args: Args, context: ToolExecuteContext<Name, Args>): unknown;
+}["bivariant"];
 
 /** What `defineTool` takes. `Name` is kept as a literal type; `Args` is what `execute` and each call's `args` get. */
 export interface ToolDefinition<Name extends string = string, Args = UntypedArgs> extends ToolFields<Name, Args> {
@@ -43,19 +52,58 @@ export interface ToolFields<Name extends string, Args> {
   /** 1–64 characters of letters, digits, `_` and `-` (the rule every provider enforces). */
   name: Name;
   /** What the tool does, for the model. @default none */
-  description?: string;
+  description?: string | undefined;
   /** Runs the tool (what `runTools` calls), with the validated arguments. @default none */
-  execute?(args: Args, context: ToolExecuteContext<Name, Args>): unknown;
+  execute?: ToolExecute<Name, Args> | undefined;
 }
 
 /** A tool the model may call. Its JSON Schema is computed once, when the tool is defined. */
 export interface Tool<Name extends string = string, Args = UntypedArgs> extends ToolDefinition<Name, Args> {
   /** The arguments' JSON Schema, as sent to the provider. */
   readonly parameters: JSONSchema;
+  /** What the tool does, for the model (absent when none was given). */
+  description?: string;
 }
 
-/** Any tool or tool definition, whatever its name and arguments. */
-export type AnyTool = Tool<string, any> | ToolDefinition<string, any>;
+/**
+ * A tool as tool listings write it: a JSON Schema under `parameters` (eval case files, MCP
+ * listings, most SDKs). `defineTool` takes it as it is.
+ */
+export interface ParametersToolDefinition<Name extends string = string, Args = UntypedArgs> {
+  /** 1–64 characters of letters, digits, `_` and `-`. */
+  name: Name;
+  /** What the tool does, for the model. @default none */
+  description?: string | null | undefined;
+  /** The arguments' JSON Schema (an object schema). */
+  parameters: JSONSchema;
+  /** Runs the tool (what `runTools` calls), with the validated arguments. @default none */
+  execute?: ToolExecute<Name, Args> | undefined;
+}
+
+/**
+ * OpenAI's function tool, `{ type: "function", function: { name, description?, parameters? } }`,
+ * as the OpenAI SDK and its tool lists write it; `execute` (for `runTools`) sits beside `function`.
+ */
+export interface OpenAIFunctionToolDefinition<Name extends string = string, Args = UntypedArgs> {
+  type: "function";
+  function: {
+    name: Name;
+    description?: string | null | undefined;
+    /** @default no arguments */
+    parameters?: JSONSchema | undefined;
+    /** OpenAI's strict mode flag; keelson validates every call whatever it says. */
+    strict?: boolean | null | undefined;
+  };
+  /** Runs the tool (what `runTools` calls), with the validated arguments. @default none */
+  execute?: ToolExecute<Name, Args> | undefined;
+}
+
+/** Any tool or tool definition, whatever its name and arguments: keelson's shape, `parameters`, or OpenAI's. */
+export type AnyTool =
+  | Tool<string, any>
+  | ToolDefinition<string, any>
+  | ParametersToolDefinition<string, any>
+  | OpenAIFunctionToolDefinition<string, any>;
 
 /**
  * The tool calls a list of tools can produce: a union discriminated by `name`, each with its tool's
@@ -66,7 +114,11 @@ export type ToolCallOf<T> =
     ? string extends Name
       ? ToolCall<string, ArgsOf<T, Args>>
       : ToolCall<Name, ArgsOf<T, Args>>
-    : never;
+    : T extends ParametersToolDefinition<infer Name, infer Args>
+      ? ToolCall<Name, unknown extends Args ? UntypedArgs : Args>
+      : T extends OpenAIFunctionToolDefinition<infer Name, infer Args>
+        ? ToolCall<Name, unknown extends Args ? UntypedArgs : Args>
+        : never;
 
 /** A definition's argument type: from its zod schema when it has one, else from its type parameter. */
 type ArgsOf<T, Args> = T extends { inputSchema: ZodV4Like | ZodV3Like }
@@ -85,6 +137,11 @@ const defined = new WeakSet<object>();
  * The argument type comes from a zod schema; a JSON Schema tool takes it as a type parameter
  * (`defineTool<{ city: string }>({ name: "get_weather", inputSchema: { ... } })`), else its
  * arguments are `Record<string, unknown>`. The name stays a literal type either way.
+ *
+ * Tools from elsewhere are taken as they are: `{ name, description?, parameters }` (a JSON Schema
+ * under `parameters`, as MCP listings and eval case files write it) and OpenAI's `{ type:
+ * "function", function: { name, description?, parameters? } }` (`execute` beside `function`).
+ * Anything else is a TypeError saying what was found and what is expected.
  */
 export function defineTool<const Name extends string, S extends ZodV4Like | ZodV3Like>(
   definition: ZodToolDefinition<Name, S>,
@@ -92,12 +149,17 @@ export function defineTool<const Name extends string, S extends ZodV4Like | ZodV
 export function defineTool<Args = UntypedArgs, const Name extends string = string>(
   definition: ToolDefinition<Name, Args>,
 ): Tool<Name, Args>;
-export function defineTool(definition: ToolDefinition): Tool {
+export function defineTool<Args = UntypedArgs, const Name extends string = string>(
+  definition: ParametersToolDefinition<Name, Args>,
+): Tool<Name, Args>;
+export function defineTool<Args = UntypedArgs, const Name extends string = string>(
+  definition: OpenAIFunctionToolDefinition<Name, Args>,
+): Tool<Name, Args>;
+/** A tool in any of the shapes above (a list of mixed tools, say). */
+export function defineTool(definition: AnyTool): Tool;
+export function defineTool(definition: AnyTool): Tool {
   if (defined.has(definition)) return definition as Tool;
-  if (definition === null || typeof definition !== "object") {
-    throw new TypeError("defineTool expects { name, description?, inputSchema, execute? }.");
-  }
-  const { name, description, inputSchema, execute } = definition;
+  const { name, description, inputSchema, execute } = readToolShape(definition);
   if (typeof name !== "string" || !toolNamePattern.test(name)) {
     throw new TypeError(
       `Invalid tool name ${JSON.stringify(name)}: use 1-64 letters, digits, '_' or '-' (providers reject anything else).`,
@@ -112,9 +174,6 @@ export function defineTool(definition: ToolDefinition): Tool {
     throw new TypeError(
       `Tool '${name}': execute must be a function (args, { signal, toolCall }), got ${describeValue(execute)}.`,
     );
-  }
-  if (inputSchema === undefined) {
-    throw new TypeError(`Tool '${name}' has no inputSchema: pass z.object({}) for a tool without arguments.`);
   }
   let parameters: JSONSchema;
   try {
@@ -146,7 +205,7 @@ export function defineTool(definition: ToolDefinition): Tool {
     parameters: parameters.type === undefined ? { type: "object", ...parameters } : parameters,
     // A null description (how some tool listings say 'none') is none.
     ...(description == null ? {} : { description }),
-    ...(execute === undefined ? {} : { execute }),
+    ...(execute === undefined ? {} : { execute: execute as ToolExecute }),
   };
   defined.add(tool);
   return tool;

@@ -4,7 +4,7 @@ import type { EvalReport, EvalRow } from "./eval-report.js";
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 
 /** The report as a plain-text table, the failures under it and the recommendation per model. */
-export function formatTable(report: EvalReport, options: { maxFailures?: number } = {}): string {
+export function formatTable(report: EvalReport, options: { maxFailures?: number | undefined } = {}): string {
   const header = [
     "model",
     "profile",

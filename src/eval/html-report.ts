@@ -18,7 +18,10 @@ const labelOf = (row: EvalRow) => `${row.model.providerId}:${row.model.modelId} 
  * model first, the table, then success rate per model × profile, the latency distribution and
  * repairs by kind as SVG charts drawn by Apache ECharts in Node, and every failing case with its messages.
  */
-export async function renderHTMLReport(report: EvalReport, options: { title?: string } = {}): Promise<string> {
+export async function renderHTMLReport(
+  report: EvalReport,
+  options: { title?: string | undefined } = {},
+): Promise<string> {
   const echarts = loadECharts();
   const title = options.title ?? "keelson eval";
   const labels = report.rows.map(labelOf);

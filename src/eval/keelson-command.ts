@@ -18,9 +18,9 @@ export interface KeelsonCommandIO {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   /** Stops the run as Ctrl-C does. @default SIGINT */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Relative paths resolve from here. @default process.cwd() */
-  cwd?: string;
+  cwd?: string | undefined;
 }
 
 const options = {
@@ -207,11 +207,11 @@ async function readSetup(argv: readonly string[], cwd: string): Promise<Setup | 
 
 /** What an eval config module exports (as `default`, or as named exports). */
 interface EvalConfig {
-  models?: EvalModel[];
-  profiles?: EvalProfile[];
-  cases?: EvaluateOptions["cases"];
-  repeat?: number;
-  concurrency?: number;
+  models?: EvalModel[] | undefined;
+  profiles?: EvalProfile[] | undefined;
+  cases?: EvaluateOptions["cases"] | undefined;
+  repeat?: number | undefined;
+  concurrency?: number | undefined;
 }
 
 async function loadConfig(file: string): Promise<EvalConfig> {

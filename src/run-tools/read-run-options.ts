@@ -1,4 +1,4 @@
-import type { Tool, ToolDefinition } from "../core/tool.js";
+import { defineTool, type Tool, type ToolDefinition } from "../core/tool.js";
 import type { RunToolsOptions } from "./run-tools-options.js";
 
 /** A run's settings, checked and with their defaults. */
@@ -26,10 +26,11 @@ export function readRunOptions(options: RunToolsOptions): RunSettings {
   if (!Array.isArray(tools)) throw new TypeError("runTools needs tools: an array of tools (see defineTool).");
   const byName = new Map<string, Tool | ToolDefinition>();
   for (const tool of tools) {
-    const name: unknown = tool?.name;
-    if (typeof name !== "string") throw new TypeError("Each of runTools' tools needs a name (see defineTool).");
+    // Any shape defineTool takes (keelson's, `parameters`, OpenAI's function tool); anything else is its TypeError.
+    const defined = defineTool(tool);
+    const { name } = defined;
     if (byName.has(name)) throw new TypeError(`Two tools are named '${name}': give each tool of a run its own name.`);
-    byName.set(name, tool);
+    byName.set(name, defined);
   }
   if (!(Number.isInteger(maxSteps) && maxSteps >= 1)) {
     throw new TypeError(`maxSteps must be a positive integer (model calls at most), got ${String(maxSteps)}.`);

@@ -2,7 +2,7 @@ import type { ChatModel } from "../core/model/chat-model.js";
 import type { ChatModelInput, InferResponseFormatOutput, ResponseFormat, ToolChoice } from "../core/input.js";
 import type { Message, ToolCall } from "../core/messages.js";
 import type { ChatModelOutput } from "../core/output.js";
-import type { Tool, ToolDefinition } from "../core/tool.js";
+import type { AnyTool } from "../core/tool.js";
 import type { Usage } from "../core/usage.js";
 import type { RunStep } from "./run-step.js";
 
@@ -37,26 +37,26 @@ export interface RunToolsOptions<
   /** The conversation to start from, at least one message. Never mutated. */
   messages: Message[];
   /** The tools the model may call; each one's `execute` runs its calls. */
-  tools: readonly (Tool | ToolDefinition)[];
+  tools: readonly AnyTool[];
   /** Each step's tool_choice. With `"required"` or one tool, give a tool without `execute` to end the run on. @default "auto" */
-  toolChoice?: ToolChoice;
+  toolChoice?: ToolChoice | undefined;
   /** The final answer's shape: the run ends on `run.object`, parsed and validated. @default none (a text answer) */
-  responseFormat?: F;
+  responseFormat?: F | undefined;
   /** Model calls at most; past them the run rejects with `RunError` reason `max-steps`. @default 10 */
-  maxSteps?: number;
+  maxSteps?: number | undefined;
   /** Tool executions of one step at once. @default 4 */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Aborts the run: the model call or the tools in flight (their `context.signal`); the run rejects with `RunError` reason `aborted`. @default none */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Runs before each execution; a refusal is sent back as the tool's result, the tool not run. @default every call runs */
-  authorize?: (call: ToolCall, context: AuthorizeContext) => Authorization | Promise<Authorization>;
+  authorize?: ((call: ToolCall, context: AuthorizeContext) => Authorization | Promise<Authorization>) | undefined;
   /**
    * A tool that throws: `"send"` sends the error to the model as the tool's result (it can retry or
    * work around it); `"throw"` ends the run with `RunError` reason `tool-error`. @default "send"
    */
-  toolErrors?: "send" | "throw";
+  toolErrors?: "send" | "throw" | undefined;
   /** Called (and awaited) after each step, its tools run. An error it throws ends the run with that error. @default none */
-  onStep?: (step: RunStep) => void | Promise<void>;
+  onStep?: ((step: RunStep) => void | Promise<void>) | undefined;
 }
 
 /** The object a response format parses to: the schema's output type, else `unknown`. */

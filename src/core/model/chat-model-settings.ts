@@ -77,7 +77,7 @@ export abstract class ChatModelSettings {
       "unsupportedParameters",
     );
     this.strictParameters = options.strictParameters ?? false;
-    this.retry = resolveRetryOptions(options.retry);
+    this.retry = resolveRetryOptions(options.retry, options.maxRetries);
     if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
     this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
     this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);

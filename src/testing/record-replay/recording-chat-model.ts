@@ -7,12 +7,13 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { hooksOf, optionsOf, profileOf, settingsOf } from "./adapter-hooks.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import { writeCassette } from "./cassette.js";
+import { definedFields } from "../../internal/defined-fields.js";
 
 export interface RecordingChatModelOptions extends ChatModelOptions {
   /** Where the cassette is written (JSON). It is rewritten after every exchange. */
   cassette: string;
   /** Strings to scrub from the cassette besides the credential shapes keelson knows (e.g. a gateway token). @default [] */
-  secrets?: string[];
+  secrets?: string[] | undefined;
 }
 
 /**
@@ -31,7 +32,10 @@ export class RecordingChatModel extends ChatModel {
   constructor(inner: ChatModel, options: RecordingChatModelOptions) {
     const { cassette, secrets = [], ...rest } = options;
     // The wrapped model's settings (default parameters, parallel calls, repair, retries) unless overridden.
-    super(inner.modelId, { ...optionsOf(settingsOf(inner)), retry: { ...inner.retry }, ...rest }, profileOf(inner));
+    // A maxRetries given here is the retry count (the inner model's is then not passed beside it).
+    const { maxRetries: _innerMaxRetries, ...innerRetry } = inner.retry;
+    const retry = rest.maxRetries === undefined ? { ...inner.retry } : innerRetry;
+    super(inner.modelId, { ...optionsOf(settingsOf(inner)), retry, ...definedFields(rest) }, profileOf(inner));
     if (typeof cassette !== "string" || cassette === "")
       throw new TypeError("RecordingChatModel needs { cassette: <file path> }.");
     this.providerId = inner.providerId;
