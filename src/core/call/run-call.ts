@@ -19,6 +19,7 @@ import { providerInput } from "./prepare-call.js";
 import type { CallSettings, PreparedCall } from "./prepared-call.js";
 import { attemptOf, completeOutput, finalizeOutput, partialOutput } from "./read-reply.js";
 import { repairGuidance } from "./repair-guidance.js";
+import { readFromText, textCallHoldBack } from "./read-tool-calls.js";
 
 /** The one bridge between a ChatModel and its calls: what a call reads from its model and asks it to do. */
 export interface CallModel {
@@ -61,11 +62,13 @@ export async function* runCall(model: CallModel, call: PreparedCall, linked: Cal
   let guidance: Message[] = [];
   for (let repairs = 0; ; repairs++) {
     let raw: ProviderOutput;
+    // A stream's text held back while it might be a tool call written as text: shown unless it was one.
+    let held = "";
     if (streamed) {
       const attempt = new StreamedAttempt(model, linked);
       const opened = await send(model, state, guidance, linked.signal, attempt.open);
       // After the request: a refused tool_choice learned on the way may have moved the call to another rung.
-      attempt.readsFor(state.call, holdsBack(state.call), opened);
+      attempt.readsFor(state.call, holdsBack(state.call), opened, textCallHoldBack(state.call));
       try {
         // Read by callChunks, to the provider stream's end or a stop; a failed read is thrown here.
         yield attempt;
@@ -77,12 +80,13 @@ export async function* runCall(model: CallModel, call: PreparedCall, linked: Cal
       // Some SDKs end a stream quietly when its signal aborts (openai, the AWS event stream): an abort, not a finish.
       throwIfAborted(linked.signal);
       raw = attempt.assembler.output();
+      held = attempt.heldText();
     } else {
       raw = await send(model, state, guidance, linked.signal, (input, context) => model.request(input, context));
     }
     const settled = settle(model, state.call, raw, attempts, repairs);
     if ("output" in settled) {
-      if (streamed) yield* closingChunks(settled.output, holdsBack(state.call));
+      if (streamed) yield* closingChunks(settled.output, holdsBack(state.call), held);
       return settled.output;
     }
     guidance = settled.guidance;
@@ -195,9 +199,14 @@ function holdsBack(call: PreparedCall): boolean {
   return call.plan.readsUnion || call.rules.structureTool !== undefined;
 }
 
-/** A settled stream's last chunks: the held-back text (a structured answer), the validated calls, the finish. */
-function* closingChunks(output: ChatModelOutput, holdBack: boolean): Generator<ChatModelChunk, void, undefined> {
+/** A settled stream's last chunks: the held-back text (a structured answer, or text that was no call), the validated calls, the finish. */
+function* closingChunks(
+  output: ChatModelOutput,
+  holdBack: boolean,
+  held: string,
+): Generator<ChatModelChunk, void, undefined> {
   if (holdBack && output.text !== "") yield { type: "text-delta", text: output.text };
+  if (held !== "" && !readFromText(output)) yield { type: "text-delta", text: held };
   for (const toolCall of output.toolCalls) yield { type: "tool-call", toolCall };
   yield { type: "finish", finishReason: output.finishReason, usage: output.usage };
 }

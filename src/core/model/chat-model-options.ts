@@ -41,7 +41,13 @@ export interface ChatModelOptions {
    * still read leniently). @default true
    */
   fixInvalidToolCalls?: boolean | undefined;
-  /** Also recover tool calls written as text when toolChoice is "auto". @default false */
+  /**
+   * Under toolChoice "auto", read a reply that is nothing but tool calls written as text
+   * (`{"name": …, "arguments": …}`, `<tool_call>…</tool_call>`, `[get_weather(city="Paris")]`, …), each
+   * to a tool of the call with valid arguments, as those calls (`meta.repairs` lists `text-tool-call`);
+   * any other text stays text. A stream holds back text that opens such a form until it is decided.
+   * `false` leaves every reply under "auto" as text. @default true
+   */
   recoverTextToolCallsOnAuto?: boolean | undefined;
   /** Re-ask when the reply is empty (then EmptyResponseError); `false` returns the empty reply as it is. @default true */
   retryOnEmptyResponse?: boolean | undefined;

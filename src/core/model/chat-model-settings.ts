@@ -65,7 +65,7 @@ export abstract class ChatModelSettings {
     this.allowParallelToolCalls = options.allowParallelToolCalls ?? false;
     this.ignoreParallelToolCalls = options.ignoreParallelToolCalls ?? false;
     this.fixInvalidToolCalls = options.fixInvalidToolCalls ?? true;
-    this.recoverTextToolCallsOnAuto = options.recoverTextToolCallsOnAuto ?? false;
+    this.recoverTextToolCallsOnAuto = options.recoverTextToolCallsOnAuto ?? true;
     this.retryOnEmptyResponse = options.retryOnEmptyResponse ?? true;
     this.maxRepairAttempts = options.maxRepairAttempts ?? 2;
     this.cache = options.cache ?? new NullCache();

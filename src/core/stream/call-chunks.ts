@@ -6,6 +6,7 @@ import type { ChatModelOutput } from "../output.js";
 import { isDelta, type ChatModelChunk } from "./chat-model-chunk.js";
 import { readThen, type ChainedReads } from "./chunk-stream.js";
 import { StreamAssembler } from "./stream-assembler.js";
+import type { TextCallHoldBack } from "./text-call-hold-back.js";
 
 /** What a streamed attempt reads of its model: its provider stream and its events. */
 export interface StreamingModel {
@@ -96,14 +97,15 @@ class CallChunks implements ChainedReads<ChatModelChunk, ChatModelOutput> {
       attempt.ranOut = true;
       return this.#resume();
     }
-    let shown: boolean;
+    let shown: ChatModelChunk | undefined;
     try {
       shown = attempt.shows(result.value);
     } catch (error) {
       // A chunk the reply cannot take (an outside adapter's): the read failed.
       return this.#threw(error);
     }
-    return shown ? this.#done(result) : this.#read();
+    if (shown === undefined) return this.#read();
+    return this.#done(shown === result.value ? result : { done: false, value: shown });
   };
 
   /** A failed read: a stopped call's end, else runCall's error (the ProviderError carrying what arrived). */
@@ -138,6 +140,7 @@ export class StreamedAttempt {
   first!: IteratorResult<ChatModelChunk, undefined>;
   #call: CallRef | undefined;
   #holdBack = false;
+  #textCalls: TextCallHoldBack | undefined;
   readonly #model: StreamingModel;
   readonly #linked: CallSignal;
 
@@ -161,23 +164,39 @@ export class StreamedAttempt {
    * The stream opened, and the call its reply is read for (the one sent, once send has learned from
    * a refusal on the way): `holdBack` on the tool-union rungs, where only reasoning is shown.
    */
-  readsFor(call: CallRef, holdBack: boolean, opened: Awaited<ReturnType<StreamedAttempt["open"]>>): void {
+  readsFor(
+    call: CallRef,
+    holdBack: boolean,
+    opened: Awaited<ReturnType<StreamedAttempt["open"]>>,
+    textCalls?: TextCallHoldBack,
+  ): void {
     this.#call = call;
     this.#holdBack = holdBack;
+    this.#textCalls = textCalls;
     this.chunks = opened.chunks;
     this.first = opened.first;
   }
 
-  /** Takes one chunk into the reply: whether the caller sees it (a `newToken` for each one seen). */
-  shows(chunk: ChatModelChunk): boolean {
+  /** The text held back while it might be tool calls written as text (`textCalls`), handed out once. */
+  heldText(): string {
+    return this.#textCalls?.release() ?? "";
+  }
+
+  /** Takes one chunk into the reply: what the caller sees of it, if anything (a `newToken` for each one seen). */
+  shows(chunk: ChatModelChunk): ChatModelChunk | undefined {
     this.assembler.add(chunk);
-    if (!isDelta(chunk) || (this.#holdBack && chunk.type !== "reasoning-delta")) return false;
+    if (!isDelta(chunk) || (this.#holdBack && chunk.type !== "reasoning-delta")) return undefined;
+    if (this.#textCalls !== undefined && chunk.type === "text-delta") {
+      const shown = this.#textCalls.shown(chunk);
+      if (shown === undefined) return undefined;
+      chunk = shown;
+    }
     const { emitter } = this.#model;
     if (emitter.listensForTokens) {
       const { input, callId } = this.#call!;
       emitter.emit("newToken", { input, callId, chunk, abort: this.#stop });
     }
-    return true;
+    return chunk;
   }
 
   readonly #stop = () => {
