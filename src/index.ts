@@ -4,7 +4,7 @@
  */
 export { ChatModel } from "./core/model/chat-model.js";
 export type { ChatModelOptions, ChatModelProfile } from "./core/model/chat-model-options.js";
-export { ChatModelEmitter, type Listening } from "./core/model/chat-model-emitter.js";
+export { ChatModelEmitter, type Listening } from "./core/emitter/chat-model-emitter.js";
 export type * from "./core/events.js";
 export type {
   ChatModelInput,
@@ -86,7 +86,7 @@ export {
 } from "./create-chat-model.js";
 export { withFallbacks, type WithFallbacksOptions } from "./fleet/with-fallbacks.js";
 export { FallbackChatModel } from "./fleet/fallback-chat-model.js";
-export type { RateLimitOptions, RateLimitStore } from "./fleet/rate-limit-options.js";
+export type { RateLimitOptions, RateLimitStore } from "./core/rate-limit/rate-limit-options.js";
 export {
   openAICompatiblePresets,
   type OpenAICompatiblePreset,
@@ -105,3 +105,14 @@ export type {
 export type { RunStep, ToolResult } from "./run-tools/run-step.js";
 export type { RunPart } from "./run-tools/run-part.js";
 export { RunError, type RunErrorReason, type RunErrorOptions } from "./run-tools/run-error.js";
+export type {
+  ChatModelMiddleware,
+  MiddlewareContext,
+  WrappedCreate,
+  WrappedStream,
+} from "./core/middleware/chat-model-middleware.js";
+export { wrapChatModel } from "./core/model/wrap-chat-model.js";
+export {
+  extractReasoningMiddleware,
+  type ExtractReasoningOptions,
+} from "./core/middleware/extract-reasoning-middleware.js";

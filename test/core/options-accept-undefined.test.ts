@@ -159,6 +159,7 @@ describe.each(["create", "createStream"] as const)("undefined options at runtime
       unsupportedParameters: undefined,
       strictParameters: undefined,
       rateLimit: undefined,
+      middleware: undefined,
       maxResponseBytes: undefined,
     } as Required<{ [K in keyof ScriptedChatModelOptions]: undefined }>;
     const plain = new ScriptedChatModel([textStep("hi")]);

@@ -1,9 +1,10 @@
+import type { ChatModelMiddleware } from "../middleware/chat-model-middleware.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import type { ChatModelParameters } from "../input.js";
 import type { ParameterName } from "../parameters/parameter-name.js";
 import type { RetryOptions } from "../retry/retry-options.js";
 import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
-import type { RateLimitOptions } from "../../fleet/rate-limit-options.js";
+import type { RateLimitOptions } from "../rate-limit/rate-limit-options.js";
 
 /** Options every model takes; each adapter adds its own. */
 export interface ChatModelOptions {
@@ -86,6 +87,12 @@ export interface ChatModelOptions {
    * @default false
    */
   strictParameters?: boolean | undefined;
+  /**
+   * Behaviour composed around each request to the provider (an audit log, a guardrail, a mock, input
+   * rewriting), the first listed outermost: see `ChatModelMiddleware`. It runs once per request (each
+   * retry and re-ask included), after the tool_choice ladder and below the cache. @default []
+   */
+  middleware?: readonly ChatModelMiddleware[] | undefined;
   /**
    * Holds each request before it is sent until the budget of this endpoint and model allows it
    * (abortable while held, and counted in the call's `timeout`); with a Redis client as `store`,

@@ -9,7 +9,8 @@ import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import { resolveRetryOptions } from "../retry/retry-options.js";
 import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "../tool-choice/tool-choice-mode.js";
-import { checkRateLimitOptions, type RateLimitOptions } from "../../fleet/rate-limit-options.js";
+import { checkRateLimitOptions, type RateLimitOptions } from "../rate-limit/rate-limit-options.js";
+import { checkMiddleware, type ChatModelMiddleware } from "../middleware/chat-model-middleware.js";
 import { checkMaxResponseBytes } from "../../internal/max-response-bytes.js";
 import type { ChatModelOptions, ChatModelProfile } from "./chat-model-options.js";
 
@@ -44,6 +45,11 @@ export abstract class ChatModelSettings {
   parameters: ChatModelParameters | undefined;
   strictParameters: boolean;
   readonly retry: ResolvedRetryOptions;
+  /**
+   * The middleware around its requests, the first outermost (`middleware` option, `wrapChatModel`);
+   * an array assigned later holds for the requests after it.
+   */
+  middleware: readonly ChatModelMiddleware[];
   /** The budget its requests are held to, if any (`rateLimit` option). */
   readonly rateLimit: RateLimitOptions | undefined;
   /** The most bytes of one response body its requests read (`maxResponseBytes` option; `Infinity`: no cap). */
@@ -78,6 +84,7 @@ export abstract class ChatModelSettings {
     );
     this.strictParameters = options.strictParameters ?? false;
     this.retry = resolveRetryOptions(options.retry, options.maxRetries);
+    this.middleware = checkMiddleware(options.middleware ?? []);
     if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
     this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
     this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);

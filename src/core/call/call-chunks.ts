@@ -1,18 +1,12 @@
 import { abortError, isAbortError, type CallSignal } from "../../internal/abort.js";
-import type { EventSink } from "../model/chat-model-emitter.js";
+import type { CallDependencies } from "./call-dependencies.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { ChatModelInput, ProviderInput, RunContext } from "../input.js";
 import type { ChatModelOutput } from "../output.js";
-import { isDelta, type ChatModelChunk } from "./chat-model-chunk.js";
-import { readThen, type ChainedReads } from "./chunk-stream.js";
-import { StreamAssembler } from "./stream-assembler.js";
-import type { TextCallHoldBack } from "./text-call-hold-back.js";
-
-/** What a streamed attempt reads of its model: its provider stream and its events. */
-export interface StreamingModel {
-  readonly emitter: EventSink;
-  requestStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
-}
+import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { readThen, type ChainedReads } from "../stream/chunk-stream.js";
+import { StreamAssembler } from "../stream/stream-assembler.js";
+import type { TextCallHoldBack } from "../stream/text-call-hold-back.js";
 
 /** The call an attempt's chunks belong to, as its `newToken` events name it. */
 interface CallRef {
@@ -141,10 +135,10 @@ export class StreamedAttempt {
   #call: CallRef | undefined;
   #holdBack = false;
   #textCalls: TextCallHoldBack | undefined;
-  readonly #model: StreamingModel;
+  readonly #model: Pick<CallDependencies, "emitter" | "requestStream">;
   readonly #linked: CallSignal;
 
-  constructor(model: StreamingModel, linked: CallSignal) {
+  constructor(model: Pick<CallDependencies, "emitter" | "requestStream">, linked: CallSignal) {
     this.#model = model;
     this.#linked = linked;
   }
