@@ -64,6 +64,9 @@ export {
   type AnyTool,
   type InferToolArgs,
   type UntypedArgs,
+  type ToolExecute,
+  type ParametersToolDefinition,
+  type OpenAIFunctionToolDefinition,
 } from "./core/tool.js";
 export type { JSONSchema } from "./core/schema/json-schema.js";
 export type { SchemaInput } from "./core/schema/schema-input.js";

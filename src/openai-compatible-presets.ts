@@ -1,5 +1,6 @@
 import { OpenAIChatModel, type OpenAIChatModelOptions } from "./adapters/openai/index.js";
 import type { ToolChoiceMode } from "./core/tool-choice/tool-choice-mode.js";
+import { definedFields } from "./internal/defined-fields.js";
 
 /** An OpenAI-compatible server keelson knows by name: where it listens and what it honours. */
 export interface OpenAICompatiblePreset {
@@ -185,7 +186,7 @@ export function createOpenAICompatibleModel(
     toolChoiceSupport: preset.toolChoiceSupport,
     supportsStructuredOutput: preset.supportsStructuredOutput,
     supportsResponseFormatWithTools: preset.supportsResponseFormatWithTools ?? true,
-    ...options,
+    ...definedFields(options),
     baseURL: options.baseURL ?? preset.baseURL,
     // A local server started without a key takes any: say so rather than fall back to OPENAI_API_KEY.
     apiKey: apiKey ?? "not-needed",

@@ -4,6 +4,7 @@ import type { SchemaInput, ZodV3Like, ZodV4Like } from "./schema/schema-input.js
 import { toJSONSchema } from "./schema/to-json-schema.js";
 import { schemaKind } from "./schema/schema-input.js";
 import { validatorFor } from "./schema/validate.js";
+import { readToolShape } from "./read-tool-shape.js";
 
 /** The arguments of a tool whose schema says nothing more: any object. */
 export type UntypedArgs = Record<string, unknown>;
@@ -36,6 +37,17 @@ export interface ToolExecuteContext<Name extends string = string, Args = Untyped
 export interface RichToolResult {
   content: ToolResultPart[];
 }
+
+/**
+ * A tool's `execute`. Checked as a method is (bivariantly), so a tool with a literal name still
+ * fits where any tool is taken.
+ */
+export type ToolExecute<Name extends string = string, Args = UntypedArgs, Output = unknown> = {
+  bivariant(
+    args: Args,
+    context: ToolExecuteContext<Name, Args>,
+  ): Output | RichToolResult | PromiseLike<Output | RichToolResult>;
+}["bivariant"];
 
 /** What `defineTool` takes. `Name` is kept as a literal type; `Args` is what `execute` and each call's `args` get. */
 export interface ToolDefinition<Name extends string = string, Args = UntypedArgs, Output = unknown> extends ToolFields<
@@ -79,15 +91,12 @@ export interface ToolFields<Name extends string, Args, Output = unknown> {
   /** 1–64 characters of letters, digits, `_` and `-` (the rule every provider enforces). */
   name: Name;
   /** What the tool does, for the model. @default none */
-  description?: string;
+  description?: string | undefined;
   /**
    * Runs the tool (what `runTools` calls), with the validated arguments. It returns the result (a
    * string as is, anything else as JSON), or `{ content: [text, image, file parts] }`. @default none
    */
-  execute?(
-    args: Args,
-    context: ToolExecuteContext<Name, Args>,
-  ): Output | RichToolResult | PromiseLike<Output | RichToolResult>;
+  execute?: ToolExecute<Name, Args, Output> | undefined;
   /**
    * A schema (zod or JSON Schema) `execute`'s result must meet before it goes to the model: a result
    * that does not goes back as an error result naming the mismatch (with `toolErrors: "throw"`, the
@@ -110,10 +119,49 @@ export interface ToolFields<Name extends string, Args, Output = unknown> {
 export interface Tool<Name extends string = string, Args = UntypedArgs> extends ToolDefinition<Name, Args> {
   /** The arguments' JSON Schema, as sent to the provider. */
   readonly parameters: JSONSchema;
+  /** What the tool does, for the model (absent when none was given). */
+  description?: string;
 }
 
-/** Any tool or tool definition, whatever its name and arguments. */
-export type AnyTool = Tool<string, any> | ToolDefinition<string, any>;
+/**
+ * A tool as tool listings write it: a JSON Schema under `parameters` (eval case files, MCP
+ * listings, most SDKs). `defineTool` takes it as it is.
+ */
+export interface ParametersToolDefinition<Name extends string = string, Args = UntypedArgs> {
+  /** 1–64 characters of letters, digits, `_` and `-`. */
+  name: Name;
+  /** What the tool does, for the model. @default none */
+  description?: string | null | undefined;
+  /** The arguments' JSON Schema (an object schema). */
+  parameters: JSONSchema;
+  /** Runs the tool (what `runTools` calls), with the validated arguments. @default none */
+  execute?: ToolExecute<Name, Args> | undefined;
+}
+
+/**
+ * OpenAI's function tool, `{ type: "function", function: { name, description?, parameters? } }`,
+ * as the OpenAI SDK and its tool lists write it; `execute` (for `runTools`) sits beside `function`.
+ */
+export interface OpenAIFunctionToolDefinition<Name extends string = string, Args = UntypedArgs> {
+  type: "function";
+  function: {
+    name: Name;
+    description?: string | null | undefined;
+    /** @default no arguments */
+    parameters?: JSONSchema | undefined;
+    /** OpenAI's strict mode flag; keelson validates every call whatever it says. */
+    strict?: boolean | null | undefined;
+  };
+  /** Runs the tool (what `runTools` calls), with the validated arguments. @default none */
+  execute?: ToolExecute<Name, Args> | undefined;
+}
+
+/** Any tool or tool definition, whatever its name and arguments: keelson's shape, `parameters`, or OpenAI's. */
+export type AnyTool =
+  | Tool<string, any>
+  | ToolDefinition<string, any>
+  | ParametersToolDefinition<string, any>
+  | OpenAIFunctionToolDefinition<string, any>;
 
 /**
  * The tool calls a list of tools can produce: a union discriminated by `name`, each with its tool's
@@ -124,7 +172,11 @@ export type ToolCallOf<T> =
     ? string extends Name
       ? ToolCall<string, ArgsOf<T, Args>>
       : ToolCall<Name, ArgsOf<T, Args>>
-    : never;
+    : T extends ParametersToolDefinition<infer Name, infer Args>
+      ? ToolCall<Name, unknown extends Args ? UntypedArgs : Args>
+      : T extends OpenAIFunctionToolDefinition<infer Name, infer Args>
+        ? ToolCall<Name, unknown extends Args ? UntypedArgs : Args>
+        : never;
 
 /** A definition's argument type: from its zod schema when it has one, else from its type parameter. */
 type ArgsOf<T, Args> = T extends { inputSchema: ZodV4Like | ZodV3Like }
@@ -143,6 +195,11 @@ const defined = new WeakSet<object>();
  * The argument type comes from a zod schema; a JSON Schema tool takes it as a type parameter
  * (`defineTool<{ city: string }>({ name: "get_weather", inputSchema: { ... } })`), else its
  * arguments are `Record<string, unknown>`. The name stays a literal type either way.
+ *
+ * Tools from elsewhere are taken as they are: `{ name, description?, parameters }` (a JSON Schema
+ * under `parameters`, as MCP listings and eval case files write it) and OpenAI's `{ type:
+ * "function", function: { name, description?, parameters? } }` (`execute` beside `function`).
+ * Anything else is a TypeError saying what was found and what is expected.
  */
 export function defineTool<
   const Name extends string,
@@ -154,12 +211,15 @@ export function defineTool<
   const Name extends string = string,
   O extends SchemaInput | undefined = undefined,
 >(definition: ToolDefinition<Name, Args, InferToolOutput<O>> & { outputSchema?: O }): Tool<Name, Args>;
-export function defineTool(definition: ToolDefinition): Tool {
+export function defineTool<Args = UntypedArgs, const Name extends string = string>(
+  definition: ParametersToolDefinition<Name, Args>,
+): Tool<Name, Args>;
+export function defineTool<Args = UntypedArgs, const Name extends string = string>(
+  definition: OpenAIFunctionToolDefinition<Name, Args>,
+): Tool<Name, Args>;
+export function defineTool(definition: AnyTool): Tool {
   if (defined.has(definition)) return definition as Tool;
-  if (definition === null || typeof definition !== "object") {
-    throw new TypeError("defineTool expects { name, description?, inputSchema, execute? }.");
-  }
-  const { name, description, inputSchema, execute } = definition;
+  const { name, description, inputSchema, execute } = readToolShape(definition);
   if (typeof name !== "string" || !toolNamePattern.test(name)) {
     throw new TypeError(
       `Invalid tool name ${JSON.stringify(name)}: use 1-64 letters, digits, '_' or '-' (providers reject anything else).`,
@@ -174,9 +234,6 @@ export function defineTool(definition: ToolDefinition): Tool {
     throw new TypeError(
       `Tool '${name}': execute must be a function (args, { signal, toolCall }), got ${describeValue(execute)}.`,
     );
-  }
-  if (inputSchema === undefined) {
-    throw new TypeError(`Tool '${name}' has no inputSchema: pass z.object({}) for a tool without arguments.`);
   }
   let parameters: JSONSchema;
   try {
@@ -202,24 +259,36 @@ export function defineTool(definition: ToolDefinition): Tool {
       );
     }
   }
-  const runFields = checkRunFields(definition, name);
+  const runFields = checkRunFields(definition as ToolDefinition, name);
   const tool: Tool = {
     name,
     inputSchema,
     parameters: parameters.type === undefined ? { type: "object", ...parameters } : parameters,
     // A null description (how some tool listings say 'none') is none.
-    ...(description == null ? {} : { description }),
-    ...(execute === undefined ? {} : { execute }),
+    ...(description == null ? {} : { description: description as string }),
+    ...(execute === undefined ? {} : { execute: execute as ToolExecute }),
     ...runFields,
   };
   defined.add(tool);
   return tool;
 }
 
+/**
+ * A tool given in any shape `defineTool` takes, defined (a list of mixed tools, as `create` and
+ * `runTools` are given): `defineTool` without its typed overloads, which check what each shape's
+ * `execute` returns.
+ */
+export function toolFrom(definition: AnyTool): Tool {
+  return (defineTool as (definition: AnyTool) => Tool)(definition);
+}
+
 /** The fields only `runTools` reads (`outputSchema`, `needsApproval`, `timeoutMs`), checked and kept when given. */
-function checkRunFields(definition: ToolDefinition, name: string): Partial<ToolDefinition> {
+function checkRunFields(
+  definition: ToolDefinition,
+  name: string,
+): Pick<Partial<ToolDefinition>, "outputSchema" | "needsApproval" | "timeoutMs"> {
   const { outputSchema, needsApproval, timeoutMs } = definition;
-  const fields: Partial<ToolDefinition> = {};
+  const fields: Pick<Partial<ToolDefinition>, "outputSchema" | "needsApproval" | "timeoutMs"> = {};
   if (outputSchema !== undefined) {
     try {
       // Compiled now (a zod schema's check, a JSON Schema's validator), so a broken one names its tool here.

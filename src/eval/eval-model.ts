@@ -3,9 +3,9 @@ import { ChatModel } from "../core/model/chat-model.js";
 import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelOptions } from "../core/model/chat-model-options.js";
 import { toToolChoiceSupport } from "../core/tool-choice/tool-choice-mode.js";
-import { createChatModel, type ChatModelName } from "../create-chat-model.js";
-import { RecordingChatModel } from "../testing/record-replay/recording-chat-model.js";
-import { ReplayChatModel } from "../testing/record-replay/replay-chat-model.js";
+// Public entries only (keelson, keelson/testing), beside core.
+import { createChatModel, type ChatModelName } from "../index.js";
+import { RecordingChatModel, ReplayChatModel } from "../testing/index.js";
 import type { EvalProfile } from "./eval-profile.js";
 
 /** Builds a model with a profile's constructor options: `(options) => new OllamaChatModel("qwen3:8b", { host, ...options })`. */

@@ -14,9 +14,9 @@ const { SpanKind, SpanStatusCode, trace } = lazyRequire<typeof import("@opentele
 
 export interface InstrumentOptions {
   /** @default trace.getTracer("keelson") from the global provider */
-  tracer?: Tracer;
+  tracer?: Tracer | undefined;
   /** Record the messages and the reply on the span (they may hold personal data). @default false */
-  recordContent?: boolean;
+  recordContent?: boolean | undefined;
 }
 
 /**

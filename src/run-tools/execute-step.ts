@@ -1,5 +1,5 @@
 import type { Message, ToolCall } from "../core/messages.js";
-import type { AnyTool } from "../core/tool.js";
+import type { Tool } from "../core/tool.js";
 import { eitherSignal } from "../internal/abort.js";
 import type { Approvals, PendingApproval } from "./approvals.js";
 import type { RunEvent } from "./run-event.js";
@@ -11,7 +11,7 @@ export { describeError } from "./tool-output.js";
 
 /** What one step's executions share. */
 export interface StepExecution {
-  tools: ReadonlyMap<string, AnyTool>;
+  tools: ReadonlyMap<string, Tool>;
   authorize: ((call: ToolCall, context: AuthorizeContext) => Authorization | PromiseLike<Authorization>) | undefined;
   toolErrors: "send" | "throw";
   concurrency: number;
@@ -204,7 +204,7 @@ async function executeCall(
 }
 
 /** The tool's `execute`, under its `timeoutMs` when it has one (its signal aborts when the time passes). */
-async function executeTool(tool: AnyTool, call: ToolCall, executionId: string, signal: AbortSignal): Promise<unknown> {
+async function executeTool(tool: Tool, call: ToolCall, executionId: string, signal: AbortSignal): Promise<unknown> {
   const execute = tool.execute!.bind(tool);
   const { timeoutMs } = tool;
   if (timeoutMs === undefined) return await execute(call.args, { signal, toolCall: call, executionId });

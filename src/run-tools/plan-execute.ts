@@ -4,7 +4,7 @@ import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelOutput } from "../core/output.js";
 import type { JSONSchema } from "../core/schema/json-schema.js";
 import { validatorFor } from "../core/schema/validate.js";
-import { defineTool, type AnyTool } from "../core/tool.js";
+import { defineTool, type Tool } from "../core/tool.js";
 import { generateToolCallId } from "../internal/generate-id.js";
 import type { PendingApproval } from "./approvals.js";
 import type { RunEvent } from "./run-event.js";
@@ -26,7 +26,7 @@ export interface Plan<Call extends ToolCall<string, unknown> = ToolCall> {
 /** What a plan-execute run borrows from the loop. */
 export interface PlanRun {
   model: ChatModelLike;
-  tools: ReadonlyMap<string, AnyTool>;
+  tools: ReadonlyMap<string, Tool>;
   transcript: Message[];
   steps: RunStep[];
   maxSteps: number;
@@ -163,7 +163,7 @@ function finishStep(
 }
 
 /** The plan's JSON Schema: its reasoning and its steps, each call one of the tools with that tool's arguments. */
-function planSchema(tools: readonly AnyTool[]): JSONSchema {
+function planSchema(tools: readonly Tool[]): JSONSchema {
   const calls = tools.map((tool) => ({
     type: "object",
     properties: { name: { type: "string", const: tool.name }, args: defineTool(tool).parameters },

@@ -1,7 +1,7 @@
 import type { ToolChoice } from "../core/input.js";
 import type { Message, ToolCall } from "../core/messages.js";
 import { isChatModelLike, type ChatModelLike } from "../core/model/chat-model-like.js";
-import type { AnyTool } from "../core/tool.js";
+import type { Tool } from "../core/tool.js";
 import type { RunStep } from "./run-step.js";
 
 /** What `prepareStep` is given before a model call. */
@@ -37,7 +37,7 @@ export type PrepareStep<Call extends ToolCall<string, unknown> = ToolCall> = (
 export interface PreparedStep {
   model: ChatModelLike;
   messages: Message[];
-  tools: readonly AnyTool[];
+  tools: readonly Tool[];
   toolChoice: ToolChoice | undefined;
 }
 
@@ -49,7 +49,7 @@ export interface PreparedStep {
 export function applyStepSettings(
   settings: StepSettings | undefined | void,
   defaults: PreparedStep,
-  tools: ReadonlyMap<string, AnyTool>,
+  tools: ReadonlyMap<string, Tool>,
 ): PreparedStep {
   if (settings === undefined || settings === null) return defaults;
   if (typeof settings !== "object")

@@ -1,9 +1,9 @@
-import type { AnyTool } from "../core/tool.js";
+import { toolFrom, type Tool } from "../core/tool.js";
 import type { RunToolsOptions } from "./run-tools-options.js";
 
 /** A run's settings, checked and with their defaults. */
 export interface RunSettings {
-  tools: ReadonlyMap<string, AnyTool>;
+  tools: ReadonlyMap<string, Tool>;
   maxSteps: number;
   concurrency: number;
   toolErrors: "send" | "throw";
@@ -25,12 +25,13 @@ export function readRunOptions(options: RunToolsOptions): RunSettings {
     throw new TypeError("runTools needs messages: a non-empty array, e.g. [{ role: 'user', content: '…' }].");
   }
   if (!Array.isArray(tools)) throw new TypeError("runTools needs tools: an array of tools (see defineTool).");
-  const byName = new Map<string, AnyTool>();
+  const byName = new Map<string, Tool>();
   for (const tool of tools) {
-    const name: unknown = tool?.name;
-    if (typeof name !== "string") throw new TypeError("Each of runTools' tools needs a name (see defineTool).");
+    // Any shape defineTool takes (keelson's, `parameters`, OpenAI's function tool); anything else is its TypeError.
+    const defined = toolFrom(tool);
+    const { name } = defined;
     if (byName.has(name)) throw new TypeError(`Two tools are named '${name}': give each tool of a run its own name.`);
-    byName.set(name, tool);
+    byName.set(name, defined);
   }
   if (!(Number.isInteger(maxSteps) && maxSteps >= 1)) {
     throw new TypeError(`maxSteps must be a positive integer (model calls at most), got ${String(maxSteps)}.`);

@@ -3,7 +3,7 @@ import type { ChatModelInput } from "../core/input.js";
 import { messageText, messageToolCalls, type AssistantMessage, type Message, type ToolCall } from "../core/messages.js";
 import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelOutput } from "../core/output.js";
-import type { AnyTool } from "../core/tool.js";
+import type { AnyTool, Tool } from "../core/tool.js";
 import { emptyUsage } from "../core/usage.js";
 import { abortError } from "../internal/abort.js";
 import { generateToolCallId } from "../internal/generate-id.js";
@@ -225,6 +225,8 @@ export async function* runLoop(
       });
       return endRun(planned.output, [], planned.waiting, planned.plan);
     }
+    // The tools as defined (any shape given, read once): the same array every step, unless prepareStep changes it.
+    const definedTools: readonly Tool[] = [...settings.tools.values()];
     for (let stepIndex = 0; ; stepIndex++) {
       if (signal.aborted) throw abortedAt(stepIndex);
       if (stepIndex === settings.maxSteps) {
@@ -239,7 +241,7 @@ export async function* runLoop(
       let prepared: PreparedStep = {
         model,
         messages: transcript.slice(),
-        tools,
+        tools: definedTools,
         toolChoice,
       };
       if (prepareStep) {

@@ -54,7 +54,7 @@ export interface RunToolsOptions<
   /** Each step's tool_choice. With `"required"` or one tool, give a tool without `execute` to end the run on. @default "auto" */
   toolChoice?: ToolChoice | undefined;
   /** The final answer's shape: the run ends on `run.object`, parsed and validated. @default none (a text answer) */
-  responseFormat?: F;
+  responseFormat?: F | undefined;
   /** Model calls at most; past them the run rejects with `RunError` reason `max-steps`. @default 10 */
   maxSteps?: number | undefined;
   /** Tool executions of one step at once. @default 4 */

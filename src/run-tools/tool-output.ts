@@ -1,6 +1,6 @@
 import type { ToolCall, ToolMessage, ToolResultPart } from "../core/messages.js";
 import { validatorFor } from "../core/schema/validate.js";
-import type { AnyTool } from "../core/tool.js";
+import type { Tool } from "../core/tool.js";
 
 /** A result that fails its tool's `outputSchema`: an error result, or `RunError` reason `tool-output`. */
 export class ToolOutputMismatch extends Error {
@@ -11,7 +11,7 @@ export class ToolOutputMismatch extends Error {
 }
 
 /** Checks a result against its tool's `outputSchema` (a rich `{ content }` result is not checked); returns it, parsed. */
-export function checkOutput(tool: AnyTool, result: unknown): unknown {
+export function checkOutput(tool: Tool, result: unknown): unknown {
   if (tool.outputSchema === undefined || isRichResult(result)) return result;
   const checked = validatorFor(tool.outputSchema)(result);
   if (!checked.success) throw new ToolOutputMismatch(tool.name, checked.issues);

@@ -96,7 +96,7 @@ describe("createRouter over two adapters' recorded traffic", () => {
 /** A member that sends Anthropic's extended thinking with every call (what a per-member option would set). */
 function withThinking(model: AnthropicChatModel): ChatModelLike {
   const thinking = { thinking: { type: "enabled", budget_tokens: 3000 } };
-  const add = <T extends { providerOptions?: Record<string, unknown> }>(input: T): T => ({
+  const add = <T extends { providerOptions?: Record<string, unknown> | undefined }>(input: T): T => ({
     ...input,
     providerOptions: { ...input.providerOptions, ...thinking },
   });

@@ -30,10 +30,10 @@ describe("defineTool's outputSchema", () => {
     });
     expectTypeOf(tool.name).toEqualTypeOf<"service_status">();
     defineTool({
+      // @ts-expect-error: `healthy` must be a boolean under the outputSchema (reported on the definition)
       name: "service_status",
       inputSchema: z.object({ service: z.string() }),
       outputSchema: statusSchema,
-      // @ts-expect-error: `healthy` must be a boolean under the outputSchema
       execute: ({ service }) => ({ service, healthy: "yes" }),
     });
   });

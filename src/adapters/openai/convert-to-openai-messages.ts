@@ -26,13 +26,13 @@ export interface ConvertToOpenAIOptions {
    * it). OpenAI's own API takes no reasoning back.
    * @default false
    */
-  reasoningContent?: boolean;
+  reasoningContent?: boolean | undefined;
   /**
    * The field that carries it: `reasoning_content` (DeepSeek, Kimi) or `reasoning` (Ollama's /v1,
    * OpenRouter, which read no other).
    * @default "reasoning_content"
    */
-  reasoningField?: OpenAIReasoningField;
+  reasoningField?: OpenAIReasoningField | undefined;
 }
 
 /**

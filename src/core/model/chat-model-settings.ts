@@ -85,7 +85,7 @@ export abstract class ChatModelSettings {
       "unsupportedParameters",
     );
     this.strictParameters = options.strictParameters ?? false;
-    this.retry = resolveRetryOptions(options.retry);
+    this.retry = resolveRetryOptions(options.retry, options.maxRetries);
     this.middleware = checkMiddleware(options.middleware ?? []);
     if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
     this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };

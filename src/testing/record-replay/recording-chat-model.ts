@@ -7,13 +7,14 @@ import { optionsOf, profileOf, settingsOf } from "./cassette-settings.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import { writeCassette } from "./cassette.js";
 import { modelCredentials } from "../../internal/model-credentials.js";
+import { definedFields } from "../../internal/defined-fields.js";
 import { recordingMiddleware } from "./recording-middleware.js";
 
 export interface RecordingChatModelOptions extends ChatModelOptions {
   /** Where the cassette is written (JSON). It is rewritten after every exchange. */
   cassette: string;
   /** Strings to scrub from the cassette besides the credential shapes keelson knows (e.g. a gateway token). @default [] */
-  secrets?: string[];
+  secrets?: string[] | undefined;
 }
 
 /**
@@ -33,6 +34,9 @@ export class RecordingChatModel extends ChatModel {
 
   constructor(inner: ChatModel, options: RecordingChatModelOptions) {
     const { cassette, secrets = [], middleware = [], ...rest } = options;
+    // A maxRetries given here is the retry count (the inner model's is then not passed beside it).
+    const { maxRetries: _innerMaxRetries, ...innerRetry } = inner.retry;
+    const retry = rest.maxRetries === undefined ? { ...inner.retry } : innerRetry;
     if (typeof cassette !== "string" || cassette === "")
       throw new TypeError("RecordingChatModel needs { cassette: <file path> }.");
     const recorded: Cassette = {
@@ -54,8 +58,8 @@ export class RecordingChatModel extends ChatModel {
       inner.modelId,
       {
         ...optionsOf(settingsOf(inner)),
-        retry: { ...inner.retry },
-        ...rest,
+        retry,
+        ...definedFields(rest),
         middleware: [...middleware, recordingMiddleware(record)],
       },
       profileOf(inner),

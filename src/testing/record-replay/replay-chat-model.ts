@@ -11,10 +11,11 @@ import { readCassette, redactSecrets } from "./cassette.js";
 import { checkCassette } from "./check-cassette.js";
 import { canonicalInput, lineDiff, sharedLines } from "./input-diff.js";
 import { reasoningBlocksOf, reasoningDeltas } from "../../core/stream/reasoning-deltas.js";
+import { definedFields } from "../../internal/defined-fields.js";
 
 export interface ReplayChatModelOptions extends ChatModelOptions {
   /** The extra secrets the cassette was recorded with, so inputs holding them match their scrubbed recording. @default [] */
-  secrets?: string[];
+  secrets?: string[] | undefined;
 }
 
 /** Replays made so far in this process. */
@@ -45,10 +46,10 @@ export class ReplayChatModel extends ChatModel {
     const retry = {
       initialDelayMs: 0,
       maxDelayMs: 0,
-      ...(loaded.settings ? { maxRetries: loaded.settings.maxRetries } : {}),
+      ...(loaded.settings && rest.maxRetries === undefined ? { maxRetries: loaded.settings.maxRetries } : {}),
     };
     // The recorded model's settings, so the replay sends the same inputs and accepts the same replies.
-    super(loaded.modelId, { ...optionsOf(loaded.settings), retry, ...rest }, loaded.profile);
+    super(loaded.modelId, { ...optionsOf(loaded.settings), retry, ...definedFields(rest) }, loaded.profile);
     this.providerId = loaded.providerId;
     this.secrets = secrets;
     this.source = typeof cassette === "string" ? cassette : "the cassette";
