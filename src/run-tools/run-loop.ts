@@ -38,7 +38,7 @@ export async function* runLoop(
   progress: RunProgress = { messages: [], steps: [] },
 ): AsyncGenerator<RunPart, RunResult, undefined> {
   const settings = readRunOptions(options);
-  const { model, tools, toolChoice, responseFormat, authorize, onStep, prepareStep, signal: callerSignal } = options;
+  const { model, toolChoice, responseFormat, authorize, onStep, prepareStep, signal: callerSignal } = options;
   const emit = guardedListener(options.onEvent);
   const callOptions = pickCallOptions(options);
   const transcript = progress.messages;
