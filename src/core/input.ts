@@ -1,3 +1,4 @@
+import type { CallTimeout } from "./budgets/call-timeout.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import type { Message } from "./messages.js";
 import type { JSONSchema } from "./schema/json-schema.js";
@@ -68,8 +69,13 @@ export interface ChatModelInput<
   maxRetries?: number;
   /** Aborts the call (the request in flight and any retry wait); it then rejects with an `AbortError` (the reason as `cause`, or the reason itself when it is a DOMException). @default none */
   signal?: AbortSignal;
-  /** Ends the call with a `TimeoutError` after this many milliseconds (all attempts included; `Infinity` is no bound). A `Retry-After` longer than what is left fails the call at once. @default none */
-  timeout?: number;
+  /**
+   * A number ends the call with a `TimeoutError` after this many milliseconds (all attempts included;
+   * `Infinity` is no bound; a `Retry-After` longer than what is left fails the call at once), as
+   * `{ totalMs }` does; `firstChunkMs` and `chunkMs` bound its silences (see `StallTimeout`). Replaces
+   * the model's `timeout` whole. @default the model's `timeout` (none)
+   */
+  timeout?: CallTimeout;
   /** `false` bypasses the cache for this call. @default true */
   cache?: boolean;
   /** Passed to the adapter untouched (provider-specific request fields). @default none */

@@ -1,3 +1,5 @@
+import { callTimeout, type CallTimeout } from "../budgets/call-timeout.js";
+import { stallGuarded } from "../budgets/stall-guard.js";
 import { prepareCall, type CallModel, type CallSettings } from "../call/index.js";
 import { firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import type { ChatModelEvents } from "../events.js";
@@ -22,6 +24,7 @@ export interface BridgedModel extends CallSettings, ParameterSupport {
   readonly retry: ResolvedRetryOptions;
   readonly maxRepairAttempts: number;
   readonly rateLimit: RateLimitOptions | undefined;
+  readonly timeout: CallTimeout | undefined;
 }
 
 /** What the bridge reads of its model that the model keeps to itself (its emitter, its adapter). */
@@ -81,10 +84,12 @@ export function callBridge(model: BridgedModel, internals: ModelInternals): Call
  * it is sent (every attempt, retries included), and settled once it is answered.
  */
 function requests(model: BridgedModel, internals: ModelInternals): ModelRequests {
-  const direct: ModelRequests = {
+  const sent: ModelRequests = {
     request: (input, context) => internals.request(input, context),
     requestStream: (input, context) => internals.requestStream(input, context),
   };
+  // Held to the call's firstChunkMs / chunkMs once sent (time waiting on the rate limit is not silence).
+  const direct = stallGuarded(sent, model, (context) => callTimeout(context.call?.input.timeout, model.timeout));
   if (model.rateLimit === undefined) return direct;
   const limited = { providerId: model.providerId, modelId: model.modelId, endpoint: internals.endpoint };
   return rateLimitedRequests(model.rateLimit, limited, direct, (message, { call }) => {

@@ -1,3 +1,4 @@
+import type { CallTimeout } from "../budgets/call-timeout.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import type { ChatModelParameters } from "../input.js";
 import type { ParameterName } from "../parameters/parameter-name.js";
@@ -88,6 +89,11 @@ export interface ChatModelOptions {
    * `client` is used as it is, uncapped. @default 67108864 (64 MiB)
    */
   maxResponseBytes?: number;
+  /**
+   * Every call's timeout, unless the call sets its own: a number bounds the whole call, an object
+   * also bounds its silences (`firstChunkMs`, `chunkMs`; see `StallTimeout`). @default none
+   */
+  timeout?: CallTimeout;
 }
 
 /** What an adapter declares about its provider; constructor options override each field. */

@@ -1,3 +1,4 @@
+import { readTimeout, type CallTimeout } from "../budgets/call-timeout.js";
 import { checkCacheTimeout } from "../cache/guarded-store.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import { NullCache } from "../cache/null-cache.js";
@@ -48,6 +49,8 @@ export abstract class ChatModelSettings {
   readonly rateLimit: RateLimitOptions | undefined;
   /** The most bytes of one response body its requests read (`maxResponseBytes` option; `Infinity`: no cap). */
   readonly maxResponseBytes: number;
+  /** Every call's timeout unless the call sets its own (`timeout` option). */
+  timeout: CallTimeout | undefined;
   constructor(modelId: string, options: ChatModelOptions = {}, profile: ChatModelProfile) {
     if (typeof modelId !== "string" || modelId.trim() === "") {
       throw new TypeError(`A model id is required (a non-empty string), got ${JSON.stringify(modelId)}.`);
@@ -81,6 +84,8 @@ export abstract class ChatModelSettings {
     if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
     this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
     this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);
+    readTimeout(options.timeout, "The timeout option");
+    this.timeout = options.timeout;
   }
 
   /** Where this model's requests go (base URL, host, region, deployment); part of the cache key. */

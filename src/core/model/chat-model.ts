@@ -1,3 +1,4 @@
+import { callTimeout } from "../budgets/call-timeout.js";
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
 import { callChunks, runCall, type CallModel } from "../call/index.js";
 import { callBridge } from "./call-bridge.js";
@@ -87,7 +88,8 @@ export abstract class ChatModel extends ChatModelSettings {
     try {
       this.emit("start", { input, callId });
       const call = this.callModel().prepare(input, callId);
-      linked = callSignal(input.signal, input.timeout, false, this.plainCallsShareInertSignal);
+      const { totalMs } = callTimeout(input.timeout, this.timeout);
+      linked = callSignal(input.signal, totalMs, false, this.plainCallsShareInertSignal);
       const { signal } = linked;
       throwIfAborted(signal);
       const run = () => finalValue(runCall(this.callModel(), call, linked!, false));
@@ -190,7 +192,7 @@ export abstract class ChatModel extends ChatModelSettings {
       this.emit("start", { input, callId });
       const call = this.callModel().prepare(input, callId);
       // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
-      const own = (linked = callSignal(input.signal, input.timeout, true));
+      const own = (linked = callSignal(input.signal, callTimeout(input.timeout, this.timeout).totalMs, true));
       throwIfAborted(own.signal);
       const key = this.cached().keyOf(call);
       const start = () => callChunks(runCall(this.callModel(), call, own, true));
