@@ -64,7 +64,13 @@ export interface CacheHitEvent extends EventBase {
 }
 
 export interface WarningEvent extends EventBase {
-  code: "learned-tool-choice" | "learned-capability" | "cache-error" | "unsupported-parameter" | "rate-limit-store";
+  code:
+    | "learned-tool-choice"
+    | "learned-capability"
+    | "cache-error"
+    | "unsupported-parameter"
+    | "rate-limit-store"
+    | "max-tokens-clamped";
   message: string;
 }
 

@@ -1,3 +1,4 @@
+import type { ModelProfile } from "../profiles/model-profile.js";
 import type { ChatModelInput, ChatModelParameters, ProviderResponseFormat, ProviderTool } from "../input.js";
 import type { Message } from "../messages.js";
 import type { JSONSchema } from "../schema/json-schema.js";
@@ -18,6 +19,8 @@ export interface CallSettings extends ToolChoiceCapabilities {
   retryOnEmptyResponse: boolean;
   readonly retry: { readonly maxRetries: number };
   parameters: ChatModelParameters | undefined;
+  /** The model's limits and prices (its output's `usage.costUsd` is priced from them). */
+  readonly profile?: ModelProfile;
 }
 
 /** What a reply must satisfy, fixed when the call is prepared and checked after every attempt. */

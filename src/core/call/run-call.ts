@@ -19,6 +19,7 @@ import { providerInput } from "./prepare-call.js";
 import type { CallSettings, PreparedCall } from "./prepared-call.js";
 import { attemptOf, completeOutput, finalizeOutput, partialOutput } from "./read-reply.js";
 import { repairGuidance } from "./repair-guidance.js";
+import { priced } from "../profiles/model-pricing.js";
 
 /** The one bridge between a ChatModel and its calls: what a call reads from its model and asks it to do. */
 export interface CallModel {
@@ -73,7 +74,11 @@ export async function* runCall(model: CallModel, call: PreparedCall, linked: Cal
         // Lets go of the provider's stream when it was left before its end (what it throws on the way out does not matter).
         if (!attempt.ranOut) await attempt.letGo();
       }
-      if (attempt.stopped) return partialOutput(attempt.assembler.output(), state.call, attempts);
+      if (attempt.stopped) {
+        const stopped = partialOutput(attempt.assembler.output(), state.call, attempts);
+        priced(stopped.usage, model.settings.profile?.pricing);
+        return stopped;
+      }
       // Some SDKs end a stream quietly when its signal aborts (openai, the AWS event stream): an abort, not a finish.
       throwIfAborted(linked.signal);
       raw = attempt.assembler.output();
@@ -179,7 +184,9 @@ function settle(
     const repairs: Repair[] = [];
     const final = finalizeOutput(raw, call.rules, repairs);
     attempts.push(attemptOf(raw, undefined, final.usage));
-    return { output: completeOutput(final, repairs, call, attempts) };
+    const output = completeOutput(final, repairs, call, attempts);
+    priced(output.usage, model.settings.profile?.pricing);
+    return { output };
   } catch (error) {
     if (!isOutputError(error)) throw error;
     attempts.push(attemptOf(raw, error.message));

@@ -1,3 +1,5 @@
+import { preflightGuarded } from "../budgets/preflight-guard.js";
+import type { ModelProfile } from "../profiles/model-profile.js";
 import { callTimeout, type CallTimeout } from "../budgets/call-timeout.js";
 import { stallGuarded } from "../budgets/stall-guard.js";
 import { prepareCall, type CallModel, type CallSettings } from "../call/index.js";
@@ -25,6 +27,7 @@ export interface BridgedModel extends CallSettings, ParameterSupport {
   readonly maxRepairAttempts: number;
   readonly rateLimit: RateLimitOptions | undefined;
   readonly timeout: CallTimeout | undefined;
+  readonly profile: ModelProfile;
 }
 
 /** What the bridge reads of its model that the model keeps to itself (its emitter, its adapter). */
@@ -75,7 +78,11 @@ export function callBridge(model: BridgedModel, internals: ModelInternals): Call
       }
       return call;
     },
-    ...requests(model, internals),
+    // Checked against the context window before the rate limit holds them.
+    ...preflightGuarded(requests(model, internals), model, ({ call }, message) => {
+      if (call)
+        internals.emit("warning", { input: call.input, callId: call.callId, code: "max-tokens-clamped", message });
+    }),
   };
 }
 

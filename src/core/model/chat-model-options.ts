@@ -1,3 +1,4 @@
+import type { ModelPricing } from "../profiles/model-pricing.js";
 import type { CallTimeout } from "../budgets/call-timeout.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import type { ChatModelParameters } from "../input.js";
@@ -94,6 +95,12 @@ export interface ChatModelOptions {
    * also bounds its silences (`firstChunkMs`, `chunkMs`; see `StallTimeout`). @default none
    */
   timeout?: CallTimeout;
+  /** Input and output tokens the model takes in one request (`model.profile.contextWindow`). @default keelson's table, else unknown */
+  contextWindow?: number;
+  /** The most tokens one reply may have (`model.profile.maxOutputTokens`). @default keelson's table, else unknown */
+  maxOutputTokens?: number;
+  /** What the model's tokens cost, in USD per million (`model.profile.pricing`; prices `usage.costUsd`). @default keelson's table, else unknown */
+  pricing?: ModelPricing;
 }
 
 /** What an adapter declares about its provider; constructor options override each field. */

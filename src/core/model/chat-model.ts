@@ -1,3 +1,4 @@
+import { countTokens, type TokenCount } from "../budgets/count-tokens.js";
 import { callTimeout } from "../budgets/call-timeout.js";
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
 import { callChunks, runCall, type CallModel } from "../call/index.js";
@@ -137,6 +138,24 @@ export abstract class ChatModel extends ChatModelSettings {
       responseFormat: { type: "json-schema", schema, ...(name === undefined ? {} : { name }) },
     });
     return { object: output.object as InferSchemaOutput<S>, output };
+  }
+
+  /**
+   * The input tokens `input` would cost on this model, sent as `create` sends it: the provider's
+   * count endpoint where it has one (`exact: true`; Anthropic's count_tokens, the Responses API's
+   * input_tokens), else keelson's estimate (`exact: false`: OpenAI's tokenizer for OpenAI's models,
+   * otherwise a per-provider ratio corrected by the usage reported in this process).
+   */
+  countTokens(input: ChatModelInput): Promise<TokenCount> {
+    return countTokens(this, input, (provided) => this._countTokens(provided));
+  }
+
+  /**
+   * For adapters: the provider's own count of the input tokens of `input`, from its count endpoint.
+   * @default none (undefined: keelson estimates)
+   */
+  protected _countTokens(_input: ProviderInput): Promise<number | undefined> {
+    return Promise.resolve(undefined);
   }
 
   /**

@@ -1,0 +1,118 @@
+import { ContextOverflowError } from "../errors/context-overflow-error.js";
+import { contextLengthRefusal } from "./context-length-refusal.js";
+import type { ProviderInput, RunContext } from "../input.js";
+import type { ProviderOutput } from "../output.js";
+import { estimateInputTokens, learnInputTokens, ratioEstimate } from "../profiles/estimate-input-tokens.js";
+import type { ModelProfile } from "../profiles/model-profile.js";
+import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
+import type { GuardedRequests } from "./stall-guard.js";
+
+/** The model a request is checked against. */
+interface CheckedModel {
+  readonly providerId: string;
+  readonly modelId: string;
+  readonly profile: ModelProfile;
+}
+
+/** The calls already warned that their maxTokens was clamped (one warning per call, whatever its attempts). */
+const warned = new WeakSet<object>();
+
+/**
+ * A model's requests checked against its context window before they are sent, where the window is
+ * known: input whose estimate fills the window is a `ContextOverflowError` (no request is made); a
+ * `maxTokens` that does not fit beside the input is clamped to what does (`warn` once per call).
+ * Every request's reported input tokens correct later estimates for the same model; a provider's
+ * context-length 400 becomes the same `ContextOverflowError`.
+ */
+export function preflightGuarded(
+  requests: GuardedRequests,
+  model: CheckedModel,
+  warn: (context: RunContext, message: string) => void,
+): GuardedRequests {
+  const checked = async (input: ProviderInput, context: RunContext): Promise<ProviderInput> => {
+    const { contextWindow } = model.profile;
+    if (contextWindow === undefined) return input;
+    const inputTokens = await estimateInputTokens(model, input);
+    const maxTokens = input.parameters.maxTokens;
+    const name = `${model.providerId} ${model.modelId}`;
+    if (inputTokens >= contextWindow) {
+      throw new ContextOverflowError(
+        `The input of this call (about ${inputTokens} tokens, estimated) does not fit ${name}'s context window of ${contextWindow} tokens: no request was sent. Shorten or summarise the messages, or use a model with a larger window (the contextWindow option sets a window keelson does not know).`,
+        { inputTokens, contextWindow, maxTokens, providerId: model.providerId, modelId: model.modelId },
+      );
+    }
+    if (maxTokens === undefined || inputTokens + maxTokens <= contextWindow) return input;
+    const fits = contextWindow - inputTokens;
+    const key = context.call?.input ?? input;
+    if (!warned.has(key)) {
+      warned.add(key);
+      warn(
+        context,
+        `maxTokens ${maxTokens} does not fit beside this call's input (about ${inputTokens} tokens) in ${name}'s context window of ${contextWindow}: sent as ${fits}.`,
+      );
+    }
+    return { ...input, parameters: { ...input.parameters, maxTokens: fits } };
+  };
+  return {
+    request: async (input, context) => {
+      const sent = await checked(input, context);
+      let output: ProviderOutput;
+      try {
+        output = await requests.request(sent, context);
+      } catch (error) {
+        throw contextLengthRefusal(error, sent.parameters.maxTokens);
+      }
+      learn(model, sent, output.usage?.inputTokens);
+      return output;
+    },
+    requestStream: (input, context) => ({
+      [Symbol.asyncIterator]: () => new LearningChunks(model, input, context, requests, checked),
+    }),
+  };
+}
+
+/** Reported input tokens taken in against the request's ratio estimate. */
+function learn(model: CheckedModel, input: ProviderInput, reported: number | undefined): void {
+  if (reported !== undefined && reported > 0) learnInputTokens(model, ratioEstimate(model, input), reported);
+}
+
+/** An adapter's stream opened once its request is checked, whose usage reports are learned from. */
+class LearningChunks implements AsyncIterator<ChatModelChunk, undefined> {
+  #inner: AsyncIterator<ChatModelChunk, undefined> | undefined;
+  #sent: ProviderInput;
+  readonly #model: CheckedModel;
+  readonly #open: () => Promise<AsyncIterator<ChatModelChunk, undefined>>;
+
+  constructor(
+    model: CheckedModel,
+    input: ProviderInput,
+    context: RunContext,
+    requests: GuardedRequests,
+    checked: (input: ProviderInput, context: RunContext) => Promise<ProviderInput>,
+  ) {
+    this.#model = model;
+    this.#sent = input;
+    this.#open = async () => {
+      this.#sent = await checked(input, context);
+      return requests.requestStream(this.#sent, context)[Symbol.asyncIterator]();
+    };
+  }
+
+  async next(): Promise<IteratorResult<ChatModelChunk, undefined>> {
+    const inner = (this.#inner ??= await this.#open());
+    let result: IteratorResult<ChatModelChunk, undefined>;
+    try {
+      result = await inner.next();
+    } catch (error) {
+      throw contextLengthRefusal(error, this.#sent.parameters.maxTokens);
+    }
+    if (!result.done && (result.value.type === "usage" || result.value.type === "finish"))
+      learn(this.#model, this.#sent, result.value.usage?.inputTokens);
+    return result;
+  }
+
+  async return(): Promise<IteratorResult<ChatModelChunk, undefined>> {
+    await this.#inner?.return?.();
+    return { done: true, value: undefined };
+  }
+}
