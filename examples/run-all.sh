@@ -14,6 +14,7 @@ run npx tsx examples/quickstart.ts
 run npx tsx examples/structured-output.ts
 run npx tsx examples/four-providers.ts
 run npx tsx examples/ollama-forced-tool-call.ts
+run npx tsx examples/run-budget.ts
 run npx vitest run --config examples/vitest.config.ts
 
 # The cassettes must be what the real adapters record against the loopback fakes today: record

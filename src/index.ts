@@ -94,6 +94,7 @@ export {
   type OpenAICompatibleServer,
 } from "./openai-compatible-presets.js";
 export { runTools } from "./run-tools/run-tools.js";
+export type { RunBudget } from "./run-tools/run-budget.js";
 export { streamTools, ToolRunStream } from "./run-tools/stream-tools.js";
 export type {
   RunToolsOptions,

@@ -9,7 +9,7 @@ const symbol = Symbol.for(marker);
  * Why a run ended without an answer: the model failed after its retries, the run was aborted, a
  * tool threw with `toolErrors: "throw"`, or `maxSteps` model calls were made without an answer.
  */
-export type RunErrorReason = "model-error" | "aborted" | "tool-error" | "max-steps";
+export type RunErrorReason = "model-error" | "aborted" | "tool-error" | "max-steps" | "budget";
 
 export interface RunErrorOptions extends ChatModelErrorOptions {
   reason: RunErrorReason;

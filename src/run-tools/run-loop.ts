@@ -6,6 +6,7 @@ import type { Tool, ToolDefinition } from "../core/tool.js";
 import { abortError } from "../internal/abort.js";
 import { describeError, executeStep, ToolFailure } from "./execute-step.js";
 import { readRunOptions } from "./read-run-options.js";
+import { budgetExceeded, checkRunBudget } from "./run-budget.js";
 import { RunError, type RunErrorReason } from "./run-error.js";
 import type { RunPart } from "./run-part.js";
 import type { RunStep, ToolResult } from "./run-step.js";
@@ -33,6 +34,7 @@ export async function* runLoop(
   const settings = readRunOptions(options);
   const { model, tools, toolChoice, responseFormat, authorize, onStep, signal: callerSignal } = options;
   const callOptions = pickCallOptions(options);
+  const budget = checkRunBudget(options.budget, model);
   const transcript = progress.messages;
   for (const message of options.messages) transcript.push(message);
   const { steps } = progress;
@@ -88,6 +90,8 @@ export async function* runLoop(
         ...(toolChoice === undefined ? {} : { toolChoice }),
         ...(responseFormat === undefined ? {} : { responseFormat }),
       };
+      const overspent = budget && (await budgetExceeded(budget, model, input, steps));
+      if (overspent) throw runError("budget", overspent, undefined);
       let output: ChatModelOutput;
       try {
         if (streamed) {

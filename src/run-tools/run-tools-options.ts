@@ -1,3 +1,4 @@
+import type { RunBudget } from "./run-budget.js";
 import type { ChatModel } from "../core/model/chat-model.js";
 import type { ChatModelInput, InferResponseFormatOutput, ResponseFormat, ToolChoice } from "../core/input.js";
 import type { Message, ToolCall } from "../core/messages.js";
@@ -44,6 +45,11 @@ export interface RunToolsOptions<
   responseFormat?: F;
   /** Model calls at most; past them the run rejects with `RunError` reason `max-steps`. @default 10 */
   maxSteps?: number;
+  /**
+   * What the run may spend (`maxCostUsd`, `maxTokens`): it stops with `RunError` reason `budget`
+   * before a step predicted to go past it (see RunBudget). @default none
+   */
+  budget?: RunBudget;
   /** Tool executions of one step at once. @default 4 */
   concurrency?: number;
   /** Aborts the run: the model call or the tools in flight (their `context.signal`); the run rejects with `RunError` reason `aborted`. @default none */

@@ -36,6 +36,6 @@ describe("runTools types", () => {
 
   it("should name every RunError reason", () => {
     expectTypeOf<RunError["reason"]>().toEqualTypeOf<RunErrorReason>();
-    expectTypeOf<RunErrorReason>().toEqualTypeOf<"model-error" | "aborted" | "tool-error" | "max-steps">();
+    expectTypeOf<RunErrorReason>().toEqualTypeOf<"model-error" | "aborted" | "tool-error" | "max-steps" | "budget">();
   });
 });

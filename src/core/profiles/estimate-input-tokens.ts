@@ -19,6 +19,8 @@ const perMessage = 4;
 /** The framing of the request and of the reply's start, and of each tool's definition. */
 const perRequest = 3;
 const perTool = 8;
+/** The system prompt a provider adds when a request has tools (Anthropic documents 313–346 tokens for Claude's). */
+const toolsPrompt: Record<string, number> = { anthropic: 340 };
 /** An image or a file: what the provider makes of it varies; a thousand characters' worth is the usual order. */
 const attachmentChars = 1000;
 
@@ -39,21 +41,25 @@ export async function estimateInputTokens(model: EstimatedModel, input: Provider
     : framed(input, (message) => count(messageText(message)), count);
 }
 
-/** The ratio estimate scaled by the reports so far for this model (reported / estimated, clamped to ×0.25–×4). */
+/** The ratio estimate scaled by the reports so far for this model (reported / estimated, clamped to ×0.1–×10). */
 export function correctedEstimate(model: EstimatedModel, input: ProviderInput): number {
   const estimate = ratioEstimate(model, input);
   const report = reports.get(keyOf(model));
   if (report === undefined) return estimate;
-  return Math.ceil(estimate * Math.min(4, Math.max(0.25, report.reported / report.estimated)));
+  return Math.ceil(estimate * Math.min(10, Math.max(0.1, report.reported / report.estimated)));
 }
 
 /** The estimate at the provider's characters-per-token ratio, before any correction (cheap: lengths only). */
 export function ratioEstimate(model: EstimatedModel, input: ProviderInput): number {
   const ratio = charsPerToken[model.providerId] ?? defaultCharsPerToken;
-  return framed(
-    input,
-    (message) => messageLength(message) / ratio,
-    (text) => text.length / ratio,
+  const tools = input.tools !== undefined && input.tools.length > 0 ? (toolsPrompt[model.providerId] ?? 0) : 0;
+  return (
+    tools +
+    framed(
+      input,
+      (message) => messageLength(message) / ratio,
+      (text) => text.length / ratio,
+    )
   );
 }
 
