@@ -1,4 +1,4 @@
-import { ContextOverflowError } from "../errors/context-overflow-error.js";
+import { ContextOverflowError } from "./context-overflow-error.js";
 import { ProviderError } from "../errors/provider-error.js";
 
 /** How providers word a request that does not fit the context window (OpenAI and compatible servers, Anthropic, Bedrock, Gemini, Ollama). */

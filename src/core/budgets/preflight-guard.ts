@@ -1,4 +1,4 @@
-import { ContextOverflowError } from "../errors/context-overflow-error.js";
+import { ContextOverflowError } from "./context-overflow-error.js";
 import { contextLengthRefusal } from "./context-length-refusal.js";
 import type { ProviderInput, RunContext } from "../input.js";
 import type { ProviderOutput } from "../output.js";

@@ -1,5 +1,5 @@
-import type { ChatModelErrorOptions } from "./chat-model-error.js";
-import { ChatModelError } from "./chat-model-error.js";
+import type { ChatModelErrorOptions } from "../errors/chat-model-error.js";
+import { ChatModelError } from "../errors/chat-model-error.js";
 
 const marker = "keelson.error.ContextOverflowError";
 const symbol = Symbol.for(marker);
