@@ -4,7 +4,7 @@
 import { Buffer } from "node:buffer";
 import { createServer } from "node:http";
 import process from "node:process";
-import { setTimeout } from "node:timers";
+import { clearInterval, setInterval, setTimeout } from "node:timers";
 import { argumentPieceCount, split, textChunks, toolArguments, weatherTool } from "./fixtures.mjs";
 
 const argumentsJSON = JSON.stringify(toolArguments);
@@ -187,6 +187,29 @@ function replyKey(path, body) {
   return undefined;
 }
 
+/**
+ * BENCH_PACE_MS: a stream's events written that many milliseconds apart, as a model writes them
+ * (the concurrency benchmark); 0 (the default) writes the whole reply at once.
+ */
+const paceMs = Number(process.env.BENCH_PACE_MS ?? 0);
+
+/** Writes `reply` one event (ending in `separator`) per `paceMs`, then ends the response. */
+function writePaced(response, reply, separator) {
+  const events = reply
+    .split(separator)
+    .filter((event) => event !== "")
+    .map((event) => event + separator);
+  let next = 0;
+  const timer = setInterval(() => {
+    if (next < events.length) response.write(events[next++]);
+    if (next === events.length) {
+      clearInterval(timer);
+      response.end();
+    }
+  }, paceMs);
+  response.on("close", () => clearInterval(timer));
+}
+
 const contentTypes = { json: "application/json", sse: "text/event-stream", ndjson: "application/x-ndjson" };
 
 const server = createServer((request, response) => {
@@ -206,8 +229,10 @@ const server = createServer((request, response) => {
       response.end(JSON.stringify({ error: { message: `no fake reply for ${request.method} ${request.url}` } }));
       return;
     }
-    response.writeHead(200, { "content-type": contentTypes[key.split("|")[1]] });
-    response.end(reply);
+    const format = key.split("|")[1];
+    response.writeHead(200, { "content-type": contentTypes[format] });
+    if (paceMs > 0 && format !== "json") writePaced(response, reply, format === "sse" ? "\n\n" : "\n");
+    else response.end(reply);
   });
 });
 

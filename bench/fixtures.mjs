@@ -1,3 +1,4 @@
+import process from "node:process";
 // What both sides of the benchmark send and what the fake server answers: one tool, one question,
 // one tool call. Plain JavaScript, shared by the server and the workers (which run without tsx).
 
@@ -27,8 +28,8 @@ export const weatherTool = {
 
 export const toolArguments = { city: "Paris", unit: "celsius" };
 
-/** Text chunks in a native stream before the tool call. */
-export const textChunkCount = 200;
+/** Text chunks in a native stream before the tool call (BENCH_TEXT_CHUNKS, for the server and the workers alike). @default 200 */
+export const textChunkCount = Number(process.env.BENCH_TEXT_CHUNKS ?? 200);
 /** Pieces the tool call's JSON arguments (or the forced reply's JSON) are split into. */
 export const argumentPieceCount = 8;
 

@@ -5,15 +5,27 @@ import { startFakeServer } from "./fake-server-process.js";
 import type { Side } from "./measure.js";
 
 // `npm run bench:instructions`: the instructions one call (or stream) costs, keelson against the raw
-// SDK, counted by cachegrind on replayed responses (bench/canned-worker.mjs). The count repeats to
-// about a thousandth from run to run, where timed ratios on a shared 2-core machine move by several
-// per cent: it tells whether a change made the work cheaper. The timed `npm run bench` stays the
-// measure of the targets (it also pays for cache misses, sockets and the other core's work).
-// Needs valgrind; takes about 30 s per case and side on 2 cores. BENCH_CASES, BENCH_PROVIDERS,
-// BENCH_ITERATIONS (calls counted), BENCH_WARMUP and BENCH_LISTENERS apply as for `npm run bench`.
-// The cases "<provider> import <import|construct>" count one cold import (and building one client or
-// model) in a fresh process, less the same process importing nothing (bench/import-worker.mjs).
+// SDK, counted by cachegrind. The count repeats to about a thousandth from run to run, where timed
+// ratios on a shared 2-core machine move by several per cent: it tells whether a change made the
+// work cheaper. Two modes:
+// - replayed (the default): every response replayed from memory (bench/replay-fetch.mjs), no socket
+//   read; the count is the code's alone, for finding where instructions go. Per call: a run of
+//   BENCH_ITERATIONS calls less a run of none, after the same warm-up.
+// - real path (BENCH_REAL_PATH=1): the requests go to the loopback server (its own process, not
+//   counted) through each SDK's own fetch, as a user's process sends them. Per call: a run of 400
+//   calls less a run of 100 (streams: 40 less 10), after the same warm-up; a stream carries
+//   BENCH_TEXT_CHUNKS (default 50 here) content chunks and a tool call. This is the measure of the
+//   per-call and per-stream targets (docs/performance.md).
+// Both run node with --predictable and a fixed semi-space (bench/cachegrind.ts), so garbage
+// collection falls the same way each run. Needs valgrind; takes about 30 s per case and side on 2
+// cores (the real path longer). BENCH_CASES, BENCH_PROVIDERS, BENCH_WARMUP and BENCH_LISTENERS
+// apply as for `npm run bench`. The cases "<provider> import <import|construct>" count one cold
+// import (and building one client or model) in a fresh process, less the same process importing
+// nothing (bench/import-worker.mjs).
 
+const realPath = process.env.BENCH_REAL_PATH === "1";
+// Set before the server starts: it and the workers read it from the environment.
+if (realPath) process.env.BENCH_TEXT_CHUNKS ??= "50";
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const config = readConfig();
 if (!(await hasValgrind())) {
@@ -32,20 +44,23 @@ const rows: { name: string; perCall: Record<Side, InstructionCount> }[] = [];
 try {
   for (const { provider, kind, path, name } of selectedCallCases(config)) {
     log(name);
+    // How many calls each of the two runs makes: the difference, divided by theirs, is one call.
+    const [fewer, more] = !realPath ? [0, config.iterations] : kind === "stream" ? [10, 40] : [100, 400];
     const perCall = {} as Record<Side, InstructionCount>;
     for (const side of ["raw", "keelson"] satisfies Side[]) {
       const env = {
         BENCH_PORT: String(server.port),
         BENCH_WARMUP: String(config.warmup),
         BENCH_LISTENERS: config.listeners,
+        ...(realPath ? { BENCH_REAL_PATH: "1" } : {}),
       };
       const args = [side, provider, kind, path];
-      // The same process without the counted calls, run alongside: the difference is the calls.
+      // The same process with fewer calls, run alongside: the difference is the calls between them.
       const [base, full] = await Promise.all([
-        countInstructions(worker, args, { ...env, BENCH_CALLS: "0" }),
-        countInstructions(worker, args, { ...env, BENCH_CALLS: String(config.iterations) }),
+        countInstructions(worker, args, { ...env, BENCH_CALLS: String(fewer) }),
+        countInstructions(worker, args, { ...env, BENCH_CALLS: String(more) }),
       ]);
-      const per = (key: keyof InstructionCount) => (full[key] - base[key]) / config.iterations;
+      const per = (key: keyof InstructionCount) => (full[key] - base[key]) / (more - fewer);
       perCall[side] = {
         executed: per("executed"),
         compiling: per("compiling"),
@@ -75,7 +90,9 @@ try {
 const thousands = (value: number) => `${Math.round(value / 1000)}k`;
 const total = (count: InstructionCount) => count.executed + count.compiling + count.collecting + count.allocating;
 const lines = [
-  `Instructions per call or stream (${config.iterations} counted after ${config.warmup} warm-up, replayed responses; ` +
+  (realPath
+    ? `Instructions per call or stream on the real loopback path (400 less 100 calls, 40 less 10 streams of ${process.env.BENCH_TEXT_CHUNKS} content chunks, after ${config.warmup} warm-up; `
+    : `Instructions per call or stream (${config.iterations} counted after ${config.warmup} warm-up, replayed responses; `) +
     "the import rows: per cold process, less one that imports nothing, × of all four columns' sum; " +
     "executed = everything but TurboFan compiling, GC and glibc's malloc, which the other columns show):",
   "",
@@ -102,6 +119,7 @@ const lines = [
   JSON.stringify({
     date: new Date().toISOString(),
     node: process.versions.node,
+    mode: realPath ? "real-path" : "replayed",
     iterations: config.iterations,
     warmup: config.warmup,
     rows,
