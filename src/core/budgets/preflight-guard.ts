@@ -2,9 +2,15 @@ import { ContextOverflowError } from "./context-overflow-error.js";
 import { contextLengthRefusal } from "./context-length-refusal.js";
 import type { ProviderInput, RunContext } from "../input.js";
 import type { ProviderOutput } from "../output.js";
-import { estimateInputTokens, learnInputTokens, ratioEstimate } from "../profiles/estimate-input-tokens.js";
+import {
+  correctedEstimate,
+  estimateInputTokens,
+  learnInputTokens,
+  ratioEstimate,
+} from "../profiles/estimate-input-tokens.js";
 import type { ModelProfile } from "../profiles/model-profile.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { readThen, type ChainedReads } from "../stream/chunk-stream.js";
 import type { GuardedRequests } from "./stall-guard.js";
 
 /** The model a request is checked against. */
@@ -32,8 +38,11 @@ export function preflightGuarded(
   const checked = async (input: ProviderInput, context: RunContext): Promise<ProviderInput> => {
     const { contextWindow } = model.profile;
     if (contextWindow === undefined) return input;
-    const inputTokens = await estimateInputTokens(model, input);
     const maxTokens = input.parameters.maxTokens;
+    // The cheap estimate first: far from the window (under half of it), the tokenizer is not loaded.
+    const rough = correctedEstimate(model, input);
+    if (2 * (rough + (maxTokens ?? 0)) < contextWindow) return input;
+    const inputTokens = await estimateInputTokens(model, input);
     const name = `${model.providerId} ${model.modelId}`;
     if (inputTokens >= contextWindow) {
       throw new ContextOverflowError(
@@ -77,9 +86,11 @@ function learn(model: CheckedModel, input: ProviderInput, reported: number | und
 }
 
 /** An adapter's stream opened once its request is checked, whose usage reports are learned from. */
-class LearningChunks implements AsyncIterator<ChatModelChunk, undefined> {
+class LearningChunks implements ChainedReads<ChatModelChunk, undefined> {
   #inner: AsyncIterator<ChatModelChunk, undefined> | undefined;
   #sent: ProviderInput;
+  /** A chunk came: the stream is past its opening. */
+  #read = false;
   readonly #model: CheckedModel;
   readonly #open: () => Promise<AsyncIterator<ChatModelChunk, undefined>>;
 
@@ -98,17 +109,43 @@ class LearningChunks implements AsyncIterator<ChatModelChunk, undefined> {
     };
   }
 
-  async next(): Promise<IteratorResult<ChatModelChunk, undefined>> {
-    const inner = (this.#inner ??= await this.#open());
-    let result: IteratorResult<ChatModelChunk, undefined>;
-    try {
-      result = await inner.next();
-    } catch (error) {
-      throw contextLengthRefusal(error, this.#sent.parameters.maxTokens);
-    }
+  next(): Promise<IteratorResult<ChatModelChunk, undefined>> {
+    // Once open, one `then` per chunk: no async frame of its own.
+    const inner = this.#inner;
+    if (inner === undefined)
+      return this.#open().then((opened) => (this.#inner = opened).next().then(this.#see, this.#failed));
+    return inner.next().then(this.#see, this.#failed);
+  }
+
+  /** The adapter's chained read, kept (see ChainedReads): the chunk meets `took` in the step that read it. */
+  nextThen<U>(
+    took: (result: IteratorResult<ChatModelChunk, undefined>) => U | PromiseLike<U>,
+    threw: (error: unknown) => U | PromiseLike<U>,
+  ): Promise<U> {
+    const inner = this.#inner;
+    if (inner === undefined) return this.next().then(took, threw);
+    return readThen(
+      inner,
+      (result) => took(this.#see(result)),
+      (error) => threw(this.#refusal(error)),
+    );
+  }
+
+  /** A usage report (or a finish carrying one) taken in against the request's ratio estimate. */
+  readonly #see = (result: IteratorResult<ChatModelChunk, undefined>) => {
+    this.#read = true;
     if (!result.done && (result.value.type === "usage" || result.value.type === "finish"))
       learn(this.#model, this.#sent, result.value.usage?.inputTokens);
     return result;
+  };
+
+  readonly #failed = (error: unknown): never => {
+    throw this.#refusal(error);
+  };
+
+  /** A context-length refusal, as the stream opens (mid-stream, an error keeps what arrived: see StreamedAttempt). */
+  #refusal(error: unknown): unknown {
+    return this.#read ? error : contextLengthRefusal(error, this.#sent.parameters.maxTokens);
   }
 
   async return(): Promise<IteratorResult<ChatModelChunk, undefined>> {
