@@ -4,7 +4,7 @@
  */
 export { ChatModel } from "./core/model/chat-model.js";
 export type { ChatModelOptions, ChatModelProfile } from "./core/model/chat-model-options.js";
-export { ChatModelEmitter, type Listening } from "./core/model/chat-model-emitter.js";
+export { ChatModelEmitter, type Listening } from "./core/emitter/chat-model-emitter.js";
 export type * from "./core/events.js";
 export type {
   ChatModelInput,
@@ -79,6 +79,7 @@ export { NullCache } from "./core/cache/null-cache.js";
 export { MemoryCache, type MemoryCacheOptions } from "./core/cache/memory-cache.js";
 export { KeyvCache, type KeyvLike } from "./core/cache/keyv-cache.js";
 export * from "./core/errors/index.js";
+export { ContextOverflowError, type ContextOverflowErrorOptions } from "./core/budgets/context-overflow-error.js";
 export {
   createChatModel,
   type ChatModelName,
@@ -87,7 +88,7 @@ export {
 } from "./create-chat-model.js";
 export { withFallbacks, type WithFallbacksOptions } from "./fleet/with-fallbacks.js";
 export { FallbackChatModel } from "./fleet/fallback-chat-model.js";
-export type { RateLimitOptions, RateLimitStore } from "./fleet/rate-limit-options.js";
+export type { RateLimitOptions, RateLimitStore } from "./core/rate-limit/rate-limit-options.js";
 export {
   openAICompatiblePresets,
   type OpenAICompatiblePreset,
@@ -107,3 +108,14 @@ export type {
 export type { RunStep, ToolResult } from "./run-tools/run-step.js";
 export type { RunPart } from "./run-tools/run-part.js";
 export { RunError, type RunErrorReason, type RunErrorOptions } from "./run-tools/run-error.js";
+export type {
+  ChatModelMiddleware,
+  MiddlewareContext,
+  WrappedCreate,
+  WrappedStream,
+} from "./core/middleware/chat-model-middleware.js";
+export { wrapChatModel } from "./core/model/wrap-chat-model.js";
+export {
+  extractReasoningMiddleware,
+  type ExtractReasoningOptions,
+} from "./core/middleware/extract-reasoning-middleware.js";

@@ -1,4 +1,5 @@
 import type { CallTimeout } from "./budgets/call-timeout.js";
+import type { ToolChoiceRung } from "./output.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import type { Message } from "./messages.js";
 import type { JSONSchema } from "./schema/json-schema.js";
@@ -113,6 +114,8 @@ export interface RunContext {
   attempt: number;
   /** The call this request belongs to: its number (as its events carry it) and the caller's input. */
   call?: { readonly callId: number; readonly input: ChatModelInput };
+  /** The tool_choice rung the call is on (the ladder's outcome). */
+  rung?: ToolChoiceRung;
 }
 
 /** A call to `createStructure`: a `ChatModelInput` without tools, with the schema of the object to produce. */

@@ -1,4 +1,4 @@
-import { convertFromOpenAIMessages } from "../adapters/openai/convert-from-openai-messages.js";
+import { convertFromOpenAIMessages } from "../adapters/openai/index.js";
 import type { Message } from "../core/messages.js";
 import type { JSONSchema } from "../core/schema/json-schema.js";
 import type { EvalCase, EvalExpectation, EvalTool } from "./eval-case.js";

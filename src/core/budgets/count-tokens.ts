@@ -1,7 +1,8 @@
 import { isAbortError } from "../../internal/abort.js";
-import { prepareCall, providerInput, type CallSettings } from "../call/index.js";
+import { prepareCall, providerInput } from "../call/index.js";
+import type { ModelSettings } from "../model-settings.js";
 import type { ChatModelInput, ProviderInput } from "../input.js";
-import { estimateInputTokens, type EstimatedModel } from "../profiles/estimate-input-tokens.js";
+import { estimateInputTokens } from "../profiles/estimate-input-tokens.js";
 
 /** What `model.countTokens(input)` answers. */
 export interface TokenCount {
@@ -17,7 +18,7 @@ export interface TokenCount {
  * else keelson's estimate (also when the endpoint fails: a count is advice, an abort is not).
  */
 export async function countTokens(
-  model: EstimatedModel & CallSettings,
+  model: ModelSettings,
   input: ChatModelInput,
   countWithProvider: (input: ProviderInput) => Promise<number | undefined>,
 ): Promise<TokenCount> {

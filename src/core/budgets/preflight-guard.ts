@@ -35,13 +35,21 @@ export function preflightGuarded(
   model: CheckedModel,
   warn: (context: RunContext, message: string) => void,
 ): GuardedRequests {
-  const checked = async (input: ProviderInput, context: RunContext): Promise<ProviderInput> => {
+  /** The request as sent: at once where it is far from the window (no frame lost to an await), else once estimated. */
+  const checked = (input: ProviderInput, context: RunContext): ProviderInput | Promise<ProviderInput> => {
     const { contextWindow } = model.profile;
     if (contextWindow === undefined) return input;
-    const maxTokens = input.parameters.maxTokens;
     // The cheap estimate first: far from the window (under half of it), the tokenizer is not loaded.
     const rough = correctedEstimate(model, input);
-    if (2 * (rough + (maxTokens ?? 0)) < contextWindow) return input;
+    if (2 * (rough + (input.parameters.maxTokens ?? 0)) < contextWindow) return input;
+    return estimated(input, context, contextWindow);
+  };
+  const estimated = async (
+    input: ProviderInput,
+    context: RunContext,
+    contextWindow: number,
+  ): Promise<ProviderInput> => {
+    const maxTokens = input.parameters.maxTokens;
     const inputTokens = await estimateInputTokens(model, input);
     const name = `${model.providerId} ${model.modelId}`;
     if (inputTokens >= contextWindow) {
@@ -63,16 +71,19 @@ export function preflightGuarded(
     return { ...input, parameters: { ...input.parameters, maxTokens: fits } };
   };
   return {
-    request: async (input, context) => {
-      const sent = await checked(input, context);
-      let output: ProviderOutput;
-      try {
-        output = await requests.request(sent, context);
-      } catch (error) {
-        throw contextLengthRefusal(error, sent.parameters.maxTokens);
-      }
-      learn(model, sent, output.usage?.inputTokens);
-      return output;
+    request: (input, context) => {
+      const send = (sent: ProviderInput) =>
+        requests.request(sent, context).then(
+          (output: ProviderOutput) => {
+            learn(model, sent, output.usage?.inputTokens);
+            return output;
+          },
+          (error: unknown) => {
+            throw contextLengthRefusal(error, sent.parameters.maxTokens);
+          },
+        );
+      const sent = checked(input, context);
+      return sent instanceof Promise ? sent.then(send) : send(sent);
     },
     requestStream: (input, context) => ({
       [Symbol.asyncIterator]: () => new LearningChunks(model, input, context, requests, checked),
@@ -99,12 +110,15 @@ class LearningChunks implements ChainedReads<ChatModelChunk, undefined> {
     input: ProviderInput,
     context: RunContext,
     requests: GuardedRequests,
-    checked: (input: ProviderInput, context: RunContext) => Promise<ProviderInput>,
+    checked: (input: ProviderInput, context: RunContext) => ProviderInput | Promise<ProviderInput>,
   ) {
     this.#model = model;
     this.#sent = input;
+    const sent = checked(input, context);
+    if (sent instanceof Promise) sent.catch(() => undefined);
+    else this.#inner = requests.requestStream(sent, context)[Symbol.asyncIterator]();
     this.#open = async () => {
-      this.#sent = await checked(input, context);
+      this.#sent = await sent;
       return requests.requestStream(this.#sent, context)[Symbol.asyncIterator]();
     };
   }

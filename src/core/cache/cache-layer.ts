@@ -9,12 +9,12 @@ import { entryFitsCall } from "./entry-fits-call.js";
 import { GuardedStore } from "./guarded-store.js";
 import { readCacheEntry } from "./read-cache-entry.js";
 import type { ChatModelCache } from "./chat-model-cache.js";
-import type { EventSink } from "../model/chat-model-emitter.js";
+import type { EventSink } from "../emitter/chat-model-emitter.js";
 import type { ChatModelOutput } from "../output.js";
 import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamAssembler } from "../stream/stream-assembler.js";
 
-export interface CacheSettings {
+export interface CacheLayerOptions {
   cache: ChatModelCache;
   ttlMs: number | undefined;
   /** How long a read is waited for before the call goes on as a miss (and a write is reported as hanging). */
@@ -40,7 +40,7 @@ export class CacheLayer {
     key: string,
     call: PreparedCall,
     signal: AbortSignal,
-    settings: CacheSettings,
+    settings: CacheLayerOptions,
     run: () => Promise<ChatModelOutput>,
   ): Promise<ChatModelOutput> {
     const { joined, lead } = await this.#joinOrLead(key, call, signal, settings);
@@ -64,7 +64,7 @@ export class CacheLayer {
     key: string,
     call: PreparedCall,
     signal: AbortSignal,
-    settings: CacheSettings,
+    settings: CacheLayerOptions,
     onToken: (chunk: ChatModelChunk) => void,
     run: () => AsyncIterator<ChatModelChunk, ChatModelOutput>,
     /** Whether a newToken listener's abort() (rather than the caller's signal) aborted `signal`. */
@@ -125,7 +125,7 @@ export class CacheLayer {
     key: string,
     call: PreparedCall,
     signal: AbortSignal,
-    settings: CacheSettings,
+    settings: CacheLayerOptions,
   ): Promise<{ joined: CacheEntry; lead?: undefined } | { joined?: undefined; lead: Lead }> {
     for (let pending = this.#inFlight.get(key); pending; pending = this.#inFlight.get(key)) {
       try {
@@ -176,7 +176,7 @@ export class CacheLayer {
     key: string,
     call: PreparedCall,
     signal: AbortSignal,
-    settings: CacheSettings,
+    settings: CacheLayerOptions,
   ): Promise<CacheEntry | undefined> {
     const { cache, timeoutMs } = settings;
     const stored = await this.#store.read(cache, key, timeoutMs, signal, (message) => warn(settings, call, message));
@@ -204,7 +204,7 @@ export class CacheLayer {
    * Starts storing a copy, not waited for; returns the entry (with what its schemas were given)
    * for the calls that shared the request.
    */
-  #write(key: string, entry: CacheEntry, call: PreparedCall, settings: CacheSettings): CacheEntry {
+  #write(key: string, entry: CacheEntry, call: PreparedCall, settings: CacheLayerOptions): CacheEntry {
     const report = (message: string) => warn(settings, call, message);
     let checked: CacheEntry;
     let copy: CacheEntry;
@@ -261,12 +261,12 @@ function copyChunk(chunk: ChatModelChunk): ChatModelChunk {
   }
 }
 
-function hit(settings: CacheSettings, call: PreparedCall, key: string): void {
+function hit(settings: CacheLayerOptions, call: PreparedCall, key: string): void {
   if (settings.emitter.listening.cacheHit)
     settings.emitter.emit("cacheHit", { input: call.input, callId: call.callId, key });
 }
 
-function warn(settings: CacheSettings, call: PreparedCall, message: string): void {
+function warn(settings: CacheLayerOptions, call: PreparedCall, message: string): void {
   try {
     if (settings.emitter.listening.warning)
       settings.emitter.emit("warning", { input: call.input, callId: call.callId, code: "cache-error", message });

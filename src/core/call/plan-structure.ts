@@ -6,7 +6,7 @@ import { toJSONSchema } from "../schema/to-json-schema.js";
 import type { Validator } from "../schema/validate.js";
 import { validatorFor } from "../schema/validate.js";
 import { answerToolDescription, answerToolName } from "../tool-choice/resolve-tools-or-answer.js";
-import type { ToolChoiceCapabilities } from "../tool-choice/resolve-tool-choice.js";
+import type { ModelSettings } from "../model-settings.js";
 import { strictSchema } from "../tool-choice/strict-schema.js";
 import type { NormalizedToolChoice } from "../tool-choice/tool-choice-mode.js";
 import { unwrapItem, wrapInItem } from "../tool-choice/tool-union-schema.js";
@@ -24,7 +24,7 @@ import type { OutputRules, PreparedCall } from "./prepared-call.js";
 export function answersBesideTools(
   choice: NormalizedToolChoice,
   toolsByName: ReadonlyMap<string, unknown>,
-  settings: ToolChoiceCapabilities,
+  settings: ModelSettings,
 ): boolean {
   if (choice.mode === "required" || choice.mode === "single") {
     const forced = choice.mode === "single" ? `one tool ('${choice.toolName}')` : "'required'";
@@ -97,7 +97,7 @@ function isObjectSchema(schema: JSONSchema): boolean {
  * one; else a synthetic tool carrying the schema, forced, where the provider can force one tool;
  * else an instruction in the prompt. The reply is validated the same way on every path.
  */
-export function planStructure(call: PreparedCall, format: ResponseFormat, settings: ToolChoiceCapabilities): void {
+export function planStructure(call: PreparedCall, format: ResponseFormat, settings: ModelSettings): void {
   const read = readFormat(format);
   if (read === undefined) {
     call.rules.structure = { validate: undefined, schema: undefined, strict: false };

@@ -6,7 +6,8 @@ import { resolveToolChoice } from "../tool-choice/resolve-tool-choice.js";
 import type { NormalizedToolChoice } from "../tool-choice/tool-choice-mode.js";
 import { normalizeToolChoice } from "../tool-choice/tool-choice-mode.js";
 import { answersBesideTools, answerTool, planStructure } from "./plan-structure.js";
-import type { CallSettings, PreparedCall } from "./prepared-call.js";
+import type { PreparedCall } from "./prepared-call.js";
+import type { ModelSettings } from "../model-settings.js";
 import { validateInput } from "./validate-input.js";
 
 /**
@@ -17,7 +18,7 @@ import { validateInput } from "./validate-input.js";
 export function prepareCall(
   input: ChatModelInput,
   callId: number,
-  settings: CallSettings,
+  settings: ModelSettings,
   modelClass: string,
 ): PreparedCall {
   validateInput(input);

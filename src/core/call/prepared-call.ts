@@ -1,27 +1,13 @@
-import type { ModelProfile } from "../profiles/model-profile.js";
 import type { ChatModelInput, ChatModelParameters, ProviderResponseFormat, ProviderTool } from "../input.js";
 import type { Message } from "../messages.js";
 import type { JSONSchema } from "../schema/json-schema.js";
 import type { ToolEntry } from "../schema/tool-index.js";
 import type { Validator } from "../schema/validate.js";
-import type { ToolChoiceCapabilities, ToolChoicePlan } from "../tool-choice/resolve-tool-choice.js";
+import type { ToolChoicePlan } from "../tool-choice/resolve-tool-choice.js";
 import type { NormalizedToolChoice } from "../tool-choice/tool-choice-mode.js";
 
 // What a prepared call is: its settings, the rules its reply must meet, and its wire form
 // (prepare-call.ts makes one; run-call.ts, read-reply.ts and the cache read it).
-
-/** The model's settings a call is prepared with (a ChatModel has them all), read when it is prepared. */
-export interface CallSettings extends ToolChoiceCapabilities {
-  allowParallelToolCalls: boolean;
-  ignoreParallelToolCalls: boolean;
-  fixInvalidToolCalls: boolean;
-  recoverTextToolCallsOnAuto: boolean;
-  retryOnEmptyResponse: boolean;
-  readonly retry: { readonly maxRetries: number };
-  parameters: ChatModelParameters | undefined;
-  /** The model's limits and prices (its output's `usage.costUsd` is priced from them). */
-  readonly profile?: ModelProfile;
-}
 
 /** What a reply must satisfy, fixed when the call is prepared and checked after every attempt. */
 export interface OutputRules {

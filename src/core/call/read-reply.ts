@@ -19,6 +19,7 @@ import {
   readUnionReply,
   recoverFromText,
   shouldRecover,
+  textCallHint,
   toolCallError,
 } from "./read-tool-calls.js";
 
@@ -170,11 +171,15 @@ function parseStructure(
   cutOff: boolean,
 ): { input: unknown; object: unknown } {
   const parsed = parseJSONValue(text);
-  const fail = (issues: string[], advice = "") =>
-    new StructuredOutputError(
+  const fail = (issues: string[], advice = "") => {
+    // A tool call written as text, which was not read as one: the model is told, the caller given the option.
+    const hint = textCallHint(text, rules);
+    if (hint) [issues, advice] = [[...issues, hint.issue], advice + hint.advice];
+    return new StructuredOutputError(
       `${rules.providerId} ${rules.modelId} did not return the structured output asked for: ${issues.join("; ")}${advice}`,
       { text, issues, providerId: rules.providerId, modelId: rules.modelId },
     );
+  };
   if (!parsed) throw fail([`the reply is not JSON: ${preview(text)}`]);
   if (completedAtCutOff(cutOff, parsed.repairs)) {
     throw fail(

@@ -1,42 +1,25 @@
+import type { CallDependencies } from "./call-dependencies.js";
 import { throwIfAborted, type CallSignal } from "../../internal/abort.js";
-import type { EventSink } from "../model/chat-model-emitter.js";
 import type { ChatModelError } from "../errors/chat-model-error.js";
 import { EmptyResponseError } from "../errors/empty-response-error.js";
 import { ProviderError } from "../errors/provider-error.js";
 import { StructuredOutputError } from "../errors/structured-output-error.js";
 import { ToolCallError } from "../errors/tool-call-error.js";
-import type { ChatModelInput, ProviderInput, RunContext } from "../input.js";
+import type { ProviderInput, RunContext } from "../input.js";
 import type { Message } from "../messages.js";
 import type { Attempt, ChatModelOutput, ProviderOutput, Repair } from "../output.js";
-import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import { withTransportRetry } from "../retry/with-transport-retry.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
-import { StreamedAttempt, type CallRun } from "../stream/call-chunks.js";
-import type { CapabilityScope, LearnedCapabilities } from "../capabilities/learned-capabilities.js";
+import { StreamedAttempt, type CallRun } from "./call-chunks.js";
+import type { LearnedCapabilities } from "../capabilities/learned-capabilities.js";
 import { learnedEntry, learnedFor, firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import { learnedMessage, recordRefusal, refusalKey, refusalOf, withoutRefusedFields } from "../capabilities/refusal.js";
 import { providerInput } from "./prepare-call.js";
-import type { CallSettings, PreparedCall } from "./prepared-call.js";
+import type { PreparedCall } from "./prepared-call.js";
 import { attemptOf, completeOutput, finalizeOutput, partialOutput } from "./read-reply.js";
 import { repairGuidance } from "./repair-guidance.js";
+import { readFromText, textCallHoldBack } from "./read-tool-calls.js";
 import { priced } from "../profiles/model-pricing.js";
-
-/** The one bridge between a ChatModel and its calls: what a call reads from its model and asks it to do. */
-export interface CallModel {
-  /** The model's settings, read afresh at each call (what was learned from refusals already applied). */
-  readonly settings: CallSettings;
-  /** Where what this model's provider refused is kept, for the whole process (provider, endpoint, model). */
-  readonly scope: CapabilityScope;
-  /** The model's events, read at each use: the emitter once made (a listener added mid-call counts from then on). */
-  readonly emitter: EventSink;
-  readonly retry: ResolvedRetryOptions;
-  /** Re-asks allowed for an unusable reply, read at each repair. */
-  readonly maxRepairAttempts: number;
-  /** Prepares a call (again, after learning): the model's settings as they are now. */
-  prepare(input: ChatModelInput, callId: number): PreparedCall;
-  request(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
-  requestStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
-}
 
 /** A call's attempts so far: the call (prepared again once it learned from a refusal) and its requests. */
 interface CallState {
@@ -56,17 +39,24 @@ interface CallState {
  * is held back), then a `reset` before a re-ask, the validated tool calls and the finish at the end.
  * A stream's transport errors are retried until its first chunk.
  */
-export async function* runCall(model: CallModel, call: PreparedCall, linked: CallSignal, streamed: boolean): CallRun {
+export async function* runCall(
+  model: CallDependencies,
+  call: PreparedCall,
+  linked: CallSignal,
+  streamed: boolean,
+): CallRun {
   const state: CallState = { call, requests: 0, learned: new Set() };
   const attempts: Attempt[] = [];
   let guidance: Message[] = [];
   for (let repairs = 0; ; repairs++) {
     let raw: ProviderOutput;
+    // A stream's text held back while it might be a tool call written as text: shown unless it was one.
+    let held = "";
     if (streamed) {
       const attempt = new StreamedAttempt(model, linked);
       const opened = await send(model, state, guidance, linked.signal, attempt.open);
       // After the request: a refused tool_choice learned on the way may have moved the call to another rung.
-      attempt.readsFor(state.call, holdsBack(state.call), opened);
+      attempt.readsFor(state.call, holdsBack(state.call), opened, textCallHoldBack(state.call));
       try {
         // Read by callChunks, to the provider stream's end or a stop; a failed read is thrown here.
         yield attempt;
@@ -82,12 +72,13 @@ export async function* runCall(model: CallModel, call: PreparedCall, linked: Cal
       // Some SDKs end a stream quietly when its signal aborts (openai, the AWS event stream): an abort, not a finish.
       throwIfAborted(linked.signal);
       raw = attempt.assembler.output();
+      held = attempt.heldText();
     } else {
       raw = await send(model, state, guidance, linked.signal, (input, context) => model.request(input, context));
     }
     const settled = settle(model, state.call, raw, attempts, repairs);
     if ("output" in settled) {
-      if (streamed) yield* closingChunks(settled.output, holdsBack(state.call));
+      if (streamed) yield* closingChunks(settled.output, holdsBack(state.call), held);
       return settled.output;
     }
     guidance = settled.guidance;
@@ -101,7 +92,7 @@ export async function* runCall(model: CallModel, call: PreparedCall, linked: Cal
  * from, and the same attempt goes again without it — on the next rung — spending no retry.
  */
 async function send<T>(
-  model: CallModel,
+  model: CallDependencies,
   state: CallState,
   guidance: readonly Message[],
   signal: AbortSignal,
@@ -114,7 +105,12 @@ async function send<T>(
         const input = withoutRefusedFields(providerInput(state.call, guidance, signal), learnedFor(model.scope));
         state.requests++;
         try {
-          return await request(input, { signal, attempt: state.requests, call: state.call });
+          return await request(input, {
+            signal,
+            attempt: state.requests,
+            call: state.call,
+            rung: state.call.plan.rung,
+          });
         } catch (error) {
           if (!learnFrom(model, state, error, input)) throw error;
         }
@@ -141,7 +137,7 @@ async function send<T>(
  * and the call is prepared again with what was learned. Once per fact per call; false when there
  * is nothing to learn.
  */
-function learnFrom(model: CallModel, state: CallState, error: unknown, sent: ProviderInput): boolean {
+function learnFrom(model: CallDependencies, state: CallState, error: unknown, sent: ProviderInput): boolean {
   if (!ProviderError.isInstance(error)) return false;
   const refusal = refusalOf(error, sent);
   if (!refusal) return false;
@@ -174,7 +170,7 @@ function isOutputError(error: unknown): error is ChatModelError {
  * the guidance for a re-ask (the `repair` event emitted). Past the budget the error is thrown.
  */
 function settle(
-  model: CallModel,
+  model: CallDependencies,
   call: PreparedCall,
   raw: ProviderOutput,
   attempts: Attempt[],
@@ -202,9 +198,14 @@ function holdsBack(call: PreparedCall): boolean {
   return call.plan.readsUnion || call.rules.structureTool !== undefined;
 }
 
-/** A settled stream's last chunks: the held-back text (a structured answer), the validated calls, the finish. */
-function* closingChunks(output: ChatModelOutput, holdBack: boolean): Generator<ChatModelChunk, void, undefined> {
+/** A settled stream's last chunks: the held-back text (a structured answer, or text that was no call), the validated calls, the finish. */
+function* closingChunks(
+  output: ChatModelOutput,
+  holdBack: boolean,
+  held: string,
+): Generator<ChatModelChunk, void, undefined> {
   if (holdBack && output.text !== "") yield { type: "text-delta", text: output.text };
+  if (held !== "" && !readFromText(output)) yield { type: "text-delta", text: held };
   for (const toolCall of output.toolCalls) yield { type: "tool-call", toolCall };
   yield { type: "finish", finishReason: output.finishReason, usage: output.usage };
 }

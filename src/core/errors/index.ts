@@ -10,4 +10,3 @@ export { ToolCallError, type ToolCallErrorKind, type ToolCallErrorOptions } from
 export { StructuredOutputError, type StructuredOutputErrorOptions } from "./structured-output-error.js";
 export { UnsupportedFeatureError, type UnsupportedFeatureErrorOptions } from "./unsupported-feature-error.js";
 export { MissingDependencyError, type MissingDependencyErrorOptions } from "./missing-dependency-error.js";
-export { ContextOverflowError, type ContextOverflowErrorOptions } from "../budgets/context-overflow-error.js";

@@ -1,34 +1,24 @@
 import { preflightGuarded } from "../budgets/preflight-guard.js";
-import type { ModelProfile } from "../profiles/model-profile.js";
-import { callTimeout, type CallTimeout } from "../budgets/call-timeout.js";
+import { callTimeout } from "../budgets/call-timeout.js";
 import { stallGuarded } from "../budgets/stall-guard.js";
-import { prepareCall, type CallModel, type CallSettings } from "../call/index.js";
+import type { ModelSettings } from "../model-settings.js";
+import {
+  dropUnsupportedParameters,
+  droppedParameterMessage,
+  prepareCall,
+  type CallDependencies,
+} from "../call/index.js";
 import { firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import type { ChatModelEvents } from "../events.js";
 import type { ProviderInput, RunContext } from "../input.js";
 import type { ProviderOutput, ToolChoiceRung } from "../output.js";
-import {
-  dropUnsupportedParameters,
-  droppedParameterMessage,
-  type ParameterSupport,
-} from "../parameters/drop-unsupported-parameters.js";
-import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
-import type { RateLimitOptions } from "../../fleet/rate-limit-options.js";
-import { rateLimitedRequests, type ModelRequests } from "../../fleet/rate-limited-requests.js";
-import { noListeners, type ChatModelEmitter } from "./chat-model-emitter.js";
+import { rateLimitMiddleware } from "../rate-limit/rate-limit-middleware.js";
+import { checkMiddleware, type ChatModelMiddleware } from "../middleware/chat-model-middleware.js";
+import { composeMiddleware } from "../middleware/compose-middleware.js";
+import type { ProviderRequests } from "../middleware/provider-requests.js";
+import { noListeners, type ChatModelEmitter } from "../emitter/chat-model-emitter.js";
 import { checkRepairBudget } from "./chat-model-settings.js";
-
-/** The model as its calls read it: its public settings (a ChatModel). */
-export interface BridgedModel extends CallSettings, ParameterSupport {
-  readonly providerId: string;
-  readonly modelId: string;
-  readonly retry: ResolvedRetryOptions;
-  readonly maxRepairAttempts: number;
-  readonly rateLimit: RateLimitOptions | undefined;
-  readonly timeout: CallTimeout | undefined;
-  readonly profile: ModelProfile;
-}
 
 /** What the bridge reads of its model that the model keeps to itself (its emitter, its adapter). */
 export interface ModelInternals {
@@ -44,11 +34,11 @@ export interface ModelInternals {
 }
 
 /**
- * What a model's calls read it through (core/call's `CallModel`): its settings, read at each use, its
+ * What a model's calls read it through (core/call's `CallDependencies`): its settings, read at each use, its
  * events, its repair budget, the prepare step with the warnings and fallback events that go with it,
  * and the requests to its adapter, held to its rate limit when it has one.
  */
-export function callBridge(model: BridgedModel, internals: ModelInternals): CallModel {
+export function callBridge(model: ModelSettings, internals: ModelInternals): CallDependencies {
   const scope = { providerId: model.providerId, scope: internals.capabilityScope, modelId: model.modelId };
   const modelClass = model.constructor.name;
   return {
@@ -87,19 +77,37 @@ export function callBridge(model: BridgedModel, internals: ModelInternals): Call
 }
 
 /**
- * The requests to the adapter: each one held to the model's rate limit, when it has one, before
- * it is sent (every attempt, retries included), and settled once it is answered.
+ * The requests to the adapter with the model's middleware around them (first listed outermost),
+ * then its rate limit, when it has one, next to the provider: each request (every attempt, retries
+ * included) runs through them. A middleware array assigned to the model later is composed anew.
  */
-function requests(model: BridgedModel, internals: ModelInternals): ModelRequests {
-  const sent: ModelRequests = {
-    request: (input, context) => internals.request(input, context),
-    requestStream: (input, context) => internals.requestStream(input, context),
-  };
-  // Held to the call's firstChunkMs / chunkMs once sent (time waiting on the rate limit is not silence).
-  const direct = stallGuarded(sent, model, (context) => callTimeout(context.call?.input.timeout, model.timeout));
-  if (model.rateLimit === undefined) return direct;
+function requests(
+  model: ModelSettings,
+  internals: ModelInternals,
+): Pick<CallDependencies, "request" | "requestStream"> {
+  // Held to the call's firstChunkMs / chunkMs once sent (time held by the rate limit is not silence).
+  const guarded = stallGuarded(internals, model, (context) => callTimeout(context.call?.input.timeout, model.timeout));
+  const provider: ProviderRequests = { create: guarded.request, stream: guarded.requestStream };
   const limited = { providerId: model.providerId, modelId: model.modelId, endpoint: internals.endpoint };
-  return rateLimitedRequests(model.rateLimit, limited, direct, (message, { call }) => {
-    if (call) internals.emit("warning", { input: call.input, callId: call.callId, code: "rate-limit-store", message });
-  });
+  const builtIn =
+    model.rateLimit === undefined
+      ? []
+      : [
+          rateLimitMiddleware(model.rateLimit, limited, (message, { callInput, callId }) =>
+            internals.emit("warning", { input: callInput, callId, code: "rate-limit-store", message }),
+          ),
+        ];
+  let composedFor: readonly ChatModelMiddleware[] | undefined;
+  let composed = provider;
+  const current = (): ProviderRequests => {
+    if (model.middleware !== composedFor) {
+      composedFor = model.middleware;
+      composed = composeMiddleware(provider, [...checkMiddleware(composedFor), ...builtIn], model);
+    }
+    return composed;
+  };
+  return {
+    request: (input, context) => current().create(input, context),
+    requestStream: (input, context) => current().stream(input, context),
+  };
 }

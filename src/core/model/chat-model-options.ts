@@ -1,11 +1,12 @@
 import type { ModelPricing } from "../profiles/model-pricing.js";
 import type { CallTimeout } from "../budgets/call-timeout.js";
+import type { ChatModelMiddleware } from "../middleware/chat-model-middleware.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import type { ChatModelParameters } from "../input.js";
 import type { ParameterName } from "../parameters/parameter-name.js";
 import type { RetryOptions } from "../retry/retry-options.js";
 import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
-import type { RateLimitOptions } from "../../fleet/rate-limit-options.js";
+import type { RateLimitOptions } from "../rate-limit/rate-limit-options.js";
 
 /** Options every model takes; each adapter adds its own. */
 export interface ChatModelOptions {
@@ -43,7 +44,13 @@ export interface ChatModelOptions {
    * still read leniently). @default true
    */
   fixInvalidToolCalls?: boolean;
-  /** Also recover tool calls written as text when toolChoice is "auto". @default false */
+  /**
+   * Under toolChoice "auto", read a reply that is nothing but tool calls written as text
+   * (`{"name": …, "arguments": …}`, `<tool_call>…</tool_call>`, `[get_weather(city="Paris")]`, …), each
+   * to a tool of the call with valid arguments, as those calls (`meta.repairs` lists `text-tool-call`);
+   * any other text stays text. A stream holds back text that opens such a form until it is decided.
+   * `false` leaves every reply under "auto" as text. @default true
+   */
   recoverTextToolCallsOnAuto?: boolean;
   /** Re-ask when the reply is empty (then EmptyResponseError); `false` returns the empty reply as it is. @default true */
   retryOnEmptyResponse?: boolean;
@@ -76,6 +83,12 @@ export interface ChatModelOptions {
    * @default false
    */
   strictParameters?: boolean;
+  /**
+   * Behaviour composed around each request to the provider (an audit log, a guardrail, a mock, input
+   * rewriting), the first listed outermost: see `ChatModelMiddleware`. It runs once per request (each
+   * retry and re-ask included), after the tool_choice ladder and below the cache. @default []
+   */
+  middleware?: readonly ChatModelMiddleware[];
   /**
    * Holds each request before it is sent until the budget of this endpoint and model allows it
    * (abortable while held, and counted in the call's `timeout`); with a Redis client as `store`,

@@ -12,7 +12,8 @@ import type { ResolvedRetryOptions } from "../retry/retry-options.js";
 import { resolveRetryOptions } from "../retry/retry-options.js";
 import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
 import { toToolChoiceSupport } from "../tool-choice/tool-choice-mode.js";
-import { checkRateLimitOptions, type RateLimitOptions } from "../../fleet/rate-limit-options.js";
+import { checkRateLimitOptions, type RateLimitOptions } from "../rate-limit/rate-limit-options.js";
+import { checkMiddleware, type ChatModelMiddleware } from "../middleware/chat-model-middleware.js";
 import { checkMaxResponseBytes } from "../../internal/max-response-bytes.js";
 import type { ChatModelOptions, ChatModelProfile } from "./chat-model-options.js";
 
@@ -47,6 +48,11 @@ export abstract class ChatModelSettings {
   parameters: ChatModelParameters | undefined;
   strictParameters: boolean;
   readonly retry: ResolvedRetryOptions;
+  /**
+   * The middleware around its requests, the first outermost (`middleware` option, `wrapChatModel`);
+   * an array assigned later holds for the requests after it.
+   */
+  middleware: readonly ChatModelMiddleware[];
   /** The budget its requests are held to, if any (`rateLimit` option). */
   readonly rateLimit: RateLimitOptions | undefined;
   /** The most bytes of one response body its requests read (`maxResponseBytes` option; `Infinity`: no cap). */
@@ -73,7 +79,7 @@ export abstract class ChatModelSettings {
     this.allowParallelToolCalls = options.allowParallelToolCalls ?? false;
     this.ignoreParallelToolCalls = options.ignoreParallelToolCalls ?? false;
     this.fixInvalidToolCalls = options.fixInvalidToolCalls ?? true;
-    this.recoverTextToolCallsOnAuto = options.recoverTextToolCallsOnAuto ?? false;
+    this.recoverTextToolCallsOnAuto = options.recoverTextToolCallsOnAuto ?? true;
     this.retryOnEmptyResponse = options.retryOnEmptyResponse ?? true;
     this.maxRepairAttempts = options.maxRepairAttempts ?? 2;
     this.cache = options.cache ?? new NullCache();
@@ -86,6 +92,7 @@ export abstract class ChatModelSettings {
     );
     this.strictParameters = options.strictParameters ?? false;
     this.retry = resolveRetryOptions(options.retry);
+    this.middleware = checkMiddleware(options.middleware ?? []);
     if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
     this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
     this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);

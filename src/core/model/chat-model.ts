@@ -1,9 +1,9 @@
 import { countTokens, type TokenCount } from "../budgets/count-tokens.js";
 import { callTimeout } from "../budgets/call-timeout.js";
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
-import { callChunks, runCall, type CallModel } from "../call/index.js";
+import { callChunks, runCall, type CallDependencies } from "../call/index.js";
 import { callBridge } from "./call-bridge.js";
-import { ChatModelEmitter } from "./chat-model-emitter.js";
+import { ChatModelEmitter } from "../emitter/chat-model-emitter.js";
 import { ModelCache } from "./model-cache.js";
 import { ChatModelSettings } from "./chat-model-settings.js";
 import type { ChatModelEvents } from "../events.js";
@@ -22,6 +22,26 @@ import type { AnyTool, ToolCallOf } from "../tool.js";
 import type { SchemaInput } from "../schema/schema-input.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { ChatModelStream, type StreamCall } from "../stream/chat-model-stream.js";
+import type { ProviderRequests } from "../middleware/provider-requests.js";
+
+/** Reads a model's provider requests (see providerOf); set by ChatModel's static block. */
+let readProvider: (model: ChatModel) => ModelProvider;
+
+/** A model's provider as another model sends through it (a recording, a composite): its requests with its middleware, where it learns. */
+export interface ModelProvider extends ProviderRequests {
+  /** Where its requests go (part of a cache key). */
+  readonly endpoint: string;
+  /** Where what its provider refused is kept for the process. */
+  readonly capabilityScope: string;
+}
+
+/**
+ * The requests `model` sends its provider, its middleware (and rate limit) around them: for a model
+ * that answers through another one (`RecordingChatModel`) without reaching into its protected members.
+ */
+export function providerOf(model: ChatModel): ModelProvider {
+  return readProvider(model);
+}
 
 /** The calls made so far in this process, by every model: the last call's `callId`. */
 let callCount = 0;
@@ -39,6 +59,18 @@ export function nextCallId(): number {
  * cache decision and run), its events and its copies.
  */
 export abstract class ChatModel extends ChatModelSettings {
+  static {
+    readProvider = (model) => {
+      const calls = model.callModel();
+      return {
+        create: calls.request,
+        stream: calls.requestStream,
+        endpoint: model.endpoint,
+        capabilityScope: model.capabilityScope,
+      };
+    };
+  }
+
   /** The emitter, once `emitter` was first read: until then no one can be listening. */
   private madeEmitter: ChatModelEmitter | undefined;
   /**
@@ -50,7 +82,7 @@ export abstract class ChatModel extends ChatModelSettings {
    */
   protected readonly plainCallsShareInertSignal: boolean = false;
   /** What this model's calls read from it (made on its first call; a clone makes its own). */
-  private bridge: CallModel | undefined;
+  private bridge: CallDependencies | undefined;
   /** Its cache as its calls use it: keys, and identical calls in flight sharing one request (see cached()). */
   private modelCache: ModelCache | undefined;
 
@@ -61,7 +93,7 @@ export abstract class ChatModel extends ChatModelSettings {
   get emitter(): ChatModelEmitter {
     let emitter = this.madeEmitter;
     if (emitter === undefined) {
-      // Calls in flight read it from here on (CallModel reads it at each use).
+      // Calls in flight read it from here on (CallDependencies reads it at each use).
       emitter = this.madeEmitter = new ChatModelEmitter();
     }
     return emitter;
@@ -231,7 +263,7 @@ export abstract class ChatModel extends ChatModelSettings {
   }
 
   /** The bridge this model's calls read it through (made on its first call; a clone makes its own). */
-  private callModel(): CallModel {
+  private callModel(): CallDependencies {
     return (this.bridge ??= callBridge(this, {
       madeEmitter: () => this.madeEmitter,
       emit: (event, payload) => this.emit(event, payload),

@@ -1,33 +1,25 @@
+import type { ModelSettings } from "../model-settings.js";
 import type { CallSignal } from "../../internal/abort.js";
 import type { PreparedCall } from "../call/index.js";
 import { cacheKey } from "../cache/cache-key.js";
-import { CacheLayer, type CacheSettings } from "../cache/cache-layer.js";
-import type { ChatModelCache } from "../cache/chat-model-cache.js";
+import { CacheLayer, type CacheLayerOptions } from "../cache/cache-layer.js";
 import type { ChatModelOutput } from "../output.js";
 import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
-import { noListeners, type ChatModelEmitter } from "./chat-model-emitter.js";
+import { noListeners, type ChatModelEmitter } from "../emitter/chat-model-emitter.js";
 
 /** What of its model a model's cache reads, at each call (a cache or TTL assigned later holds from then on). */
-export interface CachedModel {
-  readonly providerId: string;
-  readonly modelId: string;
-  readonly cache: ChatModelCache;
-  readonly cacheTtlMs: number | undefined;
-  readonly cacheTimeoutMs: number;
-}
-
 /**
  * The cache as one model's calls use it: each call's key, and the layer that serves a stored answer,
  * lets identical calls in flight share one request and stores what was validated (made on the first
  * cached call; a clone makes its own, sharing the store).
  */
 export class ModelCache {
-  private readonly model: CachedModel;
+  private readonly model: ModelSettings;
   private readonly madeEmitter: () => ChatModelEmitter | undefined;
   private readonly endpoint: string;
   private layer: CacheLayer | undefined;
 
-  constructor(model: CachedModel, madeEmitter: () => ChatModelEmitter | undefined, endpoint: string) {
+  constructor(model: ModelSettings, madeEmitter: () => ChatModelEmitter | undefined, endpoint: string) {
     this.model = model;
     this.madeEmitter = madeEmitter;
     this.endpoint = endpoint;
@@ -66,7 +58,7 @@ export class ModelCache {
     return layer.stream(key, call, linked.signal, this.settings(), onToken, start, () => stoppedByListener);
   }
 
-  private settings(): CacheSettings {
+  private settings(): CacheLayerOptions {
     const { model, madeEmitter } = this;
     return {
       cache: model.cache,

@@ -49,7 +49,7 @@ export function extractJSONValues(
 const maxCandidates = 32;
 
 /** The index just past the value starting at `start`, or -1 when it never closes. */
-function balancedEnd(text: string, start: number): number {
+export function balancedEnd(text: string, start: number): number {
   let depth = 0;
   let inString = false;
   for (let i = start; i < text.length; i++) {

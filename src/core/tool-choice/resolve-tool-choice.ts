@@ -1,3 +1,4 @@
+import type { ModelSettings } from "../model-settings.js";
 import { UnsupportedFeatureError } from "../errors/unsupported-feature-error.js";
 import type { ProviderResponseFormat, ProviderTool, ProviderToolChoice } from "../input.js";
 import type { ToolChoiceRung } from "../output.js";
@@ -6,19 +7,6 @@ import { toolUnionSchema } from "./tool-union-schema.js";
 import { toolUnionInstruction } from "./tool-union-instruction.js";
 
 /** What a model can do, as the ladder needs to know it. */
-export interface ToolChoiceCapabilities {
-  providerId: string;
-  modelId: string;
-  toolChoiceSupport: ReadonlySet<ToolChoiceMode>;
-  supportsToolCalling: boolean;
-  supportsStructuredOutput: boolean;
-  supportsTopLevelUnion: boolean;
-  /** Tools and a JSON-schema response format go in one request (the model picks a call or the answer). */
-  supportsResponseFormatWithTools: boolean;
-  strictResponseFormat: boolean;
-  toolCallFallbackViaResponseFormat: boolean;
-}
-
 /** How a call's tool_choice goes on the wire, and how its reply must be read. */
 export interface ToolChoicePlan {
   rung: Exclude<ToolChoiceRung, "rejected">;
@@ -45,7 +33,7 @@ export function resolveToolChoice(
   choice: NormalizedToolChoice,
   tools: readonly ProviderTool[],
   parallel: boolean,
-  capabilities: ToolChoiceCapabilities,
+  capabilities: ModelSettings,
 ): ToolChoicePlan {
   if (tools.length === 0) return { rung: "native", readsUnion: false, allowedTools: [] };
   const support = capabilities.supportsToolCalling ? capabilities.toolChoiceSupport : new Set<ToolChoiceMode>();
@@ -111,7 +99,7 @@ export function resolveToolChoice(
 function unionFallback(
   tools: readonly ProviderTool[],
   parallel: boolean,
-  capabilities: ToolChoiceCapabilities,
+  capabilities: ModelSettings,
   mode: "required" | "single",
 ): ToolChoicePlan {
   if (!capabilities.toolCallFallbackViaResponseFormat) {
@@ -144,12 +132,7 @@ function unionFallback(
   };
 }
 
-function rejected(
-  capabilities: ToolChoiceCapabilities,
-  mode: string,
-  detail: string,
-  advice: string,
-): UnsupportedFeatureError {
+function rejected(capabilities: ModelSettings, mode: string, detail: string, advice: string): UnsupportedFeatureError {
   return new UnsupportedFeatureError(
     `${capabilities.providerId} ${capabilities.modelId} does not support tool_choice '${mode}' ${detail}. ${advice}`,
     { feature: `tool_choice:${mode}`, providerId: capabilities.providerId, modelId: capabilities.modelId },

@@ -1,6 +1,7 @@
 import { UnsupportedFeatureError } from "../errors/unsupported-feature-error.js";
 import type { ProviderTool } from "../input.js";
-import type { ToolChoiceCapabilities, ToolChoicePlan } from "./resolve-tool-choice.js";
+import type { ModelSettings } from "../model-settings.js";
+import type { ToolChoicePlan } from "./resolve-tool-choice.js";
 import { toolUnionName } from "./resolve-tool-choice.js";
 import { toolUnionInstruction } from "./tool-union-instruction.js";
 import { toolUnionSchema } from "./tool-union-schema.js";
@@ -28,7 +29,7 @@ export function resolveToolsOrAnswer(
   tools: readonly ProviderTool[],
   answerTool: ProviderTool,
   parallel: boolean,
-  capabilities: ToolChoiceCapabilities,
+  capabilities: ModelSettings,
 ): ToolChoicePlan {
   const choices = [...tools, answerTool];
   const support = capabilities.toolChoiceSupport;

@@ -1,12 +1,12 @@
-import { ChatModel } from "../../core/model/chat-model.js";
+import { ChatModel, providerOf } from "../../core/model/chat-model.js";
 import type { ChatModelOptions } from "../../core/model/chat-model-options.js";
-import { ProviderError } from "../../core/errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
-import { hooksOf, optionsOf, profileOf, settingsOf } from "./adapter-hooks.js";
+import { optionsOf, profileOf, settingsOf } from "./cassette-settings.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import { writeCassette } from "./cassette.js";
+import { recordingMiddleware } from "./recording-middleware.js";
 
 export interface RecordingChatModelOptions extends ChatModelOptions {
   /** Where the cassette is written (JSON). It is rewritten after every exchange. */
@@ -19,87 +19,63 @@ export interface RecordingChatModelOptions extends ChatModelOptions {
  * Wraps a real model and writes every exchange with its provider — the provider input, and the
  * output (streams as their chunks) or the error — to a cassette file, for `ReplayChatModel` to play
  * back offline. Cassettes never contain credentials: provider inputs carry none, and every string is
- * scrubbed of key-shaped text before it is written.
+ * scrubbed of key-shaped text before it is written. The recording is the innermost middleware of
+ * this model (`recordingMiddleware`); its requests go to the wrapped model's provider, through the
+ * wrapped model's own middleware.
  */
 export class RecordingChatModel extends ChatModel {
   readonly providerId: string;
   readonly inner: ChatModel;
   readonly cassettePath: string;
-  private readonly cassette: Cassette;
-  private readonly secrets: string[];
 
   constructor(inner: ChatModel, options: RecordingChatModelOptions) {
-    const { cassette, secrets = [], ...rest } = options;
-    // The wrapped model's settings (default parameters, parallel calls, repair, retries) unless overridden.
-    super(inner.modelId, { ...optionsOf(settingsOf(inner)), retry: { ...inner.retry }, ...rest }, profileOf(inner));
+    const { cassette, secrets = [], middleware = [], ...rest } = options;
     if (typeof cassette !== "string" || cassette === "")
       throw new TypeError("RecordingChatModel needs { cassette: <file path> }.");
-    this.providerId = inner.providerId;
-    this.inner = inner;
-    this.cassettePath = cassette;
-    this.secrets = secrets;
-    this.cassette = {
+    const recorded: Cassette = {
       version: 1,
       providerId: inner.providerId,
       modelId: inner.modelId,
       profile: profileOf(inner),
-      settings: settingsOf(this),
+      settings: settingsOf(inner), // replaced by this model's own once it is built
       interactions: [],
     };
+    const record = (input: ProviderInput, answer: Omit<CassetteInteraction, "input">) => {
+      const { signal: _signal, ...sent } = input;
+      recorded.interactions.push({ input: structuredClone(sent), ...structuredClone(answer) });
+      writeCassette(cassette, recorded, secrets);
+    };
+    // The wrapped model's settings (default parameters, parallel calls, repair, retries) unless overridden.
+    super(
+      inner.modelId,
+      {
+        ...optionsOf(settingsOf(inner)),
+        retry: { ...inner.retry },
+        ...rest,
+        middleware: [...middleware, recordingMiddleware(record)],
+      },
+      profileOf(inner),
+    );
+    this.providerId = inner.providerId;
+    this.inner = inner;
+    this.cassettePath = cassette;
+    recorded.settings = settingsOf(this);
   }
 
   protected override get endpoint(): string {
-    return hooksOf(this.inner).endpoint;
+    return providerOf(this.inner).endpoint;
   }
 
   /** What the wrapped model's provider refused is learned for the wrapped model's scope too. */
   protected override get capabilityScope(): string {
-    return hooksOf(this.inner).capabilityScope;
+    return providerOf(this.inner).capabilityScope;
   }
 
-  protected override async _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-    try {
-      const output = await hooksOf(this.inner)._create(input, context);
-      this.record(input, { output: { ...output, raw: output.raw } });
-      return output;
-    } catch (error) {
-      this.record(input, { error: describeError(error) });
-      throw error;
-    }
+  protected override _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
+    return providerOf(this.inner).create(input, context);
   }
 
-  protected override async *_createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    const chunks: ChatModelChunk[] = [];
-    try {
-      for await (const chunk of hooksOf(this.inner)._createStream(input, context)) {
-        chunks.push(chunk);
-        yield chunk;
-      }
-      this.record(input, { chunks });
-    } catch (error) {
-      this.record(input, { chunks, error: describeError(error) });
-      throw error;
-    }
+  protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
+    return providerOf(this.inner).stream(input, context);
   }
-
-  private record(input: ProviderInput, answer: Omit<CassetteInteraction, "input">): void {
-    const { signal: _signal, ...recorded } = input;
-    this.cassette.interactions.push({ input: structuredClone(recorded), ...structuredClone(answer) });
-    writeCassette(this.cassettePath, this.cassette, this.secrets);
-  }
-}
-
-function describeError(error: unknown): NonNullable<CassetteInteraction["error"]> {
-  const described: NonNullable<CassetteInteraction["error"]> = {
-    name: error instanceof Error ? error.name : "Error",
-    message: error instanceof Error ? error.message : String(error),
-  };
-  if (ProviderError.isInstance(error)) {
-    if (error.statusCode !== undefined) described.statusCode = error.statusCode;
-    if (error.code !== undefined) described.code = error.code;
-    described.reason = error.reason;
-    described.isRetryable = error.isRetryable;
-    if (error.rejectedParameter !== undefined) described.rejectedParameter = { ...error.rejectedParameter };
-  }
-  return described;
 }

@@ -5,7 +5,7 @@ import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { StreamAssembler } from "../../core/stream/stream-assembler.js";
-import { optionsOf } from "./adapter-hooks.js";
+import { optionsOf } from "./cassette-settings.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import { readCassette, redactSecrets } from "./cassette.js";
 import { canonicalInput, lineDiff, sharedLines } from "./input-diff.js";

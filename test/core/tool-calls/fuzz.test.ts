@@ -5,7 +5,7 @@ import { ChatModelError, defineTool } from "../../../src/index.js";
 import { ScriptedChatModel, rawStep, toolCallStep } from "../../../src/testing/index.js";
 import { parseJSONValue } from "../../../src/core/tool-calls/parse-json-value.js";
 import { parseToolArguments } from "../../../src/core/tool-calls/parse-tool-arguments.js";
-import { recoverTextToolCalls } from "../../../src/core/tool-calls/recover-text-tool-calls.js";
+import { recoverTextToolCalls } from "../../../src/core/text-tool-calls/recover-text-tool-calls.js";
 import { readToolUnion } from "../../../src/core/tool-choice/read-tool-union.js";
 
 /** JSON text broken the ways models break it: cut short, characters dropped or doubled, wrapped in prose. */

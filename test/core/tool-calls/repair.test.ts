@@ -66,16 +66,17 @@ describe("ChatModel repair", () => {
       expect(output.meta.repairs).toContainEqual(expect.objectContaining({ kind: "text-tool-call" }));
     });
 
-    it("should leave text alone under toolChoice auto unless the model opts in", async () => {
+    it("should read a reply that is only a call as that call under toolChoice auto, unless the option is off", async () => {
       const text = '{"name": "search", "arguments": {"query": "cats"}}';
-      const plain = new ScriptedChatModel([rawStep(text)]);
-      const asText = await runCall(plain, { messages: [user("q")], tools: [search] }, mode);
+      const byDefault = new ScriptedChatModel([rawStep(text)]);
+      const recovered = await runCall(byDefault, { messages: [user("q")], tools: [search] }, mode);
+      expect(recovered.output.toolCalls[0]).toMatchObject({ name: "search", args: { query: "cats" } });
+      expect(recovered.output.text).toBe("");
+
+      const optedOut = new ScriptedChatModel([rawStep(text)], { recoverTextToolCallsOnAuto: false });
+      const asText = await runCall(optedOut, { messages: [user("q")], tools: [search] }, mode);
       expect(asText.output.toolCalls).toEqual([]);
       expect(asText.output.text).toBe(text);
-
-      const optedIn = new ScriptedChatModel([rawStep(text)], { recoverTextToolCallsOnAuto: true });
-      const recovered = await runCall(optedIn, { messages: [user("q")], tools: [search] }, mode);
-      expect(recovered.output.toolCalls[0]).toMatchObject({ name: "search", args: { query: "cats" } });
     });
 
     it("should not recover calls to unknown tools or with schema-invalid arguments", async () => {

@@ -1,17 +1,12 @@
 import { abortError, isAbortError, type CallSignal } from "../../internal/abort.js";
-import type { EventSink } from "../model/chat-model-emitter.js";
+import type { CallDependencies } from "./call-dependencies.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { ChatModelInput, ProviderInput, RunContext } from "../input.js";
 import type { ChatModelOutput } from "../output.js";
-import { isDelta, type ChatModelChunk } from "./chat-model-chunk.js";
-import { readThen, type ChainedReads } from "./chunk-stream.js";
-import { StreamAssembler } from "./stream-assembler.js";
-
-/** What a streamed attempt reads of its model: its provider stream and its events. */
-export interface StreamingModel {
-  readonly emitter: EventSink;
-  requestStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
-}
+import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
+import { readThen, type ChainedReads } from "../stream/chunk-stream.js";
+import { StreamAssembler } from "../stream/stream-assembler.js";
+import type { TextCallHoldBack } from "../stream/text-call-hold-back.js";
 
 /** The call an attempt's chunks belong to, as its `newToken` events name it. */
 interface CallRef {
@@ -96,14 +91,15 @@ class CallChunks implements ChainedReads<ChatModelChunk, ChatModelOutput> {
       attempt.ranOut = true;
       return this.#resume();
     }
-    let shown: boolean;
+    let shown: ChatModelChunk | undefined;
     try {
       shown = attempt.shows(result.value);
     } catch (error) {
       // A chunk the reply cannot take (an outside adapter's): the read failed.
       return this.#threw(error);
     }
-    return shown ? this.#done(result) : this.#read();
+    if (shown === undefined) return this.#read();
+    return this.#done(shown === result.value ? result : { done: false, value: shown });
   };
 
   /** A failed read: a stopped call's end, else runCall's error (the ProviderError carrying what arrived). */
@@ -138,10 +134,11 @@ export class StreamedAttempt {
   first!: IteratorResult<ChatModelChunk, undefined>;
   #call: CallRef | undefined;
   #holdBack = false;
-  readonly #model: StreamingModel;
+  #textCalls: TextCallHoldBack | undefined;
+  readonly #model: Pick<CallDependencies, "emitter" | "requestStream">;
   readonly #linked: CallSignal;
 
-  constructor(model: StreamingModel, linked: CallSignal) {
+  constructor(model: Pick<CallDependencies, "emitter" | "requestStream">, linked: CallSignal) {
     this.#model = model;
     this.#linked = linked;
   }
@@ -161,23 +158,39 @@ export class StreamedAttempt {
    * The stream opened, and the call its reply is read for (the one sent, once send has learned from
    * a refusal on the way): `holdBack` on the tool-union rungs, where only reasoning is shown.
    */
-  readsFor(call: CallRef, holdBack: boolean, opened: Awaited<ReturnType<StreamedAttempt["open"]>>): void {
+  readsFor(
+    call: CallRef,
+    holdBack: boolean,
+    opened: Awaited<ReturnType<StreamedAttempt["open"]>>,
+    textCalls?: TextCallHoldBack,
+  ): void {
     this.#call = call;
     this.#holdBack = holdBack;
+    this.#textCalls = textCalls;
     this.chunks = opened.chunks;
     this.first = opened.first;
   }
 
-  /** Takes one chunk into the reply: whether the caller sees it (a `newToken` for each one seen). */
-  shows(chunk: ChatModelChunk): boolean {
+  /** The text held back while it might be tool calls written as text (`textCalls`), handed out once. */
+  heldText(): string {
+    return this.#textCalls?.release() ?? "";
+  }
+
+  /** Takes one chunk into the reply: what the caller sees of it, if anything (a `newToken` for each one seen). */
+  shows(chunk: ChatModelChunk): ChatModelChunk | undefined {
     this.assembler.add(chunk);
-    if (!isDelta(chunk) || (this.#holdBack && chunk.type !== "reasoning-delta")) return false;
+    if (!isDelta(chunk) || (this.#holdBack && chunk.type !== "reasoning-delta")) return undefined;
+    if (this.#textCalls !== undefined && chunk.type === "text-delta") {
+      const shown = this.#textCalls.shown(chunk);
+      if (shown === undefined) return undefined;
+      chunk = shown;
+    }
     const { emitter } = this.#model;
     if (emitter.listensForTokens) {
       const { input, callId } = this.#call!;
       emitter.emit("newToken", { input, callId, chunk, abort: this.#stop });
     }
-    return true;
+    return chunk;
   }
 
   readonly #stop = () => {

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 import * as flexible from "rate-limiter-flexible";
-import { ProviderError } from "../core/errors/provider-error.js";
-import type { ProviderInput } from "../core/input.js";
-import type { Usage } from "../core/usage.js";
-import { delay, throwIfAborted } from "../internal/abort.js";
-import type { CallLimiter, CallPermit, LimitedModel } from "./call-limiter.js";
+import { ProviderError } from "../errors/provider-error.js";
+import type { ProviderInput } from "../input.js";
+import type { Usage } from "../usage.js";
+import { delay, throwIfAborted } from "../../internal/abort.js";
+import type { CallLimiter, CallPermit, BudgetKey } from "./call-limiter.js";
 import { ConcurrencySlots } from "./concurrency-slots.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import type { RateLimitOptions } from "./rate-limit-options.js";
@@ -38,7 +38,7 @@ export class BudgetLimiter implements CallLimiter {
   #storeDownUntil = 0;
   #warned = false;
 
-  constructor(options: RateLimitOptions, model: LimitedModel) {
+  constructor(options: RateLimitOptions, model: BudgetKey) {
     const windowMs = options.windowMs ?? 60_000;
     const duration = windowMs / 1000;
     const perWindow = (perMinute: number) => Math.max(1, Math.floor((perMinute * windowMs) / 60_000));

@@ -4,7 +4,7 @@ import { taggedBlocks } from "./tagged-blocks.js";
 
 /** Gemma 4's tool-call opener, which a server that does not parse the call leaves in the text. */
 export const gemmaCallOpen = "<|tool_call>";
-const gemmaCallClose = "<tool_call|>";
+export const gemmaCallClose = "<tool_call|>";
 
 /**
  * Calls in Gemma 4's native form, `<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>`,

@@ -1,34 +1,27 @@
-import type { ProviderInput, RunContext } from "../core/input.js";
-import type { ProviderOutput } from "../core/output.js";
-import type { ChatModelChunk } from "../core/stream/chat-model-chunk.js";
-import type { Usage } from "../core/usage.js";
-import { LazyModule } from "../internal/lazy-import.js";
-import type { CallLimiter, LimitedModel } from "./call-limiter.js";
+import type { ChatModelMiddleware, MiddlewareContext } from "../middleware/chat-model-middleware.js";
+import type { Usage } from "../usage.js";
+import { LazyModule } from "../../internal/lazy-import.js";
+import type { CallLimiter, BudgetKey } from "./call-limiter.js";
 import type { RateLimitOptions } from "./rate-limit-options.js";
 
 /** The limiter and rate-limiter-flexible load on the first request of a rate-limited model, not on import. */
 const budgets = new LazyModule(() => import("./budget-limiter.js"));
-
-/** A model's requests to its adapter, as the pipeline sends them. */
-export interface ModelRequests {
-  request(input: ProviderInput, context: RunContext): Promise<ProviderOutput>;
-  requestStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk>;
-}
 
 /** The process's limiters: per store (or none), per endpoint, model and limits. */
 const inProcess = new Map<string, Promise<CallLimiter>>();
 const byStore = new WeakMap<object, Map<string, Promise<CallLimiter>>>();
 
 /**
- * A model's requests, each held until the budget lets it go and settled once answered (a stream
- * when it ends, from the usage its finish reports). `warn` reports a store that cannot be reached.
+ * The `rateLimit` option as middleware (the innermost, next to the provider): each request is held
+ * until the budget of the model's endpoint and model lets it go, and settled once answered (a stream
+ * when it ends, from the usage its finish reports). A request answered further out (a mock, a
+ * replay) spends nothing. `warn` reports a store that cannot be reached.
  */
-export function rateLimitedRequests(
+export function rateLimitMiddleware(
   options: RateLimitOptions,
-  model: LimitedModel,
-  requests: ModelRequests,
-  warn: (message: string, context: RunContext) => void,
-): ModelRequests {
+  model: BudgetKey,
+  warn: (message: string, context: MiddlewareContext) => void,
+): ChatModelMiddleware {
   let found: Promise<CallLimiter> | undefined;
   const limiter = () =>
     (found ??= limiterFor(options, model).catch((error: unknown) => {
@@ -36,10 +29,11 @@ export function rateLimitedRequests(
       throw error;
     }));
   return {
-    async request(input, context) {
+    name: "rateLimit",
+    async wrapCreate({ input, context, next }) {
       const permit = await (await limiter()).acquire(input, context.signal, (message) => warn(message, context));
       try {
-        const output = await requests.request(input, context);
+        const output = await next();
         permit.settle(output.usage);
         return output;
       } catch (error) {
@@ -47,12 +41,12 @@ export function rateLimitedRequests(
         throw error;
       }
     },
-    async *requestStream(input, context) {
+    async *wrapStream({ input, context, next }) {
       const permit = await (await limiter()).acquire(input, context.signal, (message) => warn(message, context));
       let usage: Partial<Usage> | undefined;
       let failed = false;
       try {
-        for await (const chunk of requests.requestStream(input, context)) {
+        for await (const chunk of next()) {
           if (chunk.type === "finish" || chunk.type === "usage") usage = { ...usage, ...chunk.usage };
           yield chunk;
         }
@@ -68,7 +62,7 @@ export function rateLimitedRequests(
   };
 }
 
-function limiterFor(options: RateLimitOptions, model: LimitedModel): Promise<CallLimiter> {
+function limiterFor(options: RateLimitOptions, model: BudgetKey): Promise<CallLimiter> {
   const { store } = options;
   let limiters = inProcess;
   if (store !== undefined) {

@@ -1,4 +1,4 @@
-import { abortError } from "../internal/abort.js";
+import { abortError } from "../../internal/abort.js";
 
 /** At most `size` holders at once; the rest wait in order, each abortable while it waits. */
 export class ConcurrencySlots {

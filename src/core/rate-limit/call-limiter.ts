@@ -1,5 +1,5 @@
-import type { ProviderInput } from "../core/input.js";
-import type { Usage } from "../core/usage.js";
+import type { ProviderInput } from "../input.js";
+import type { Usage } from "../usage.js";
 
 /**
  * What holds a model's requests before they are sent: one `acquire` per request (each transport
@@ -22,7 +22,7 @@ export interface CallPermit {
 }
 
 /** Which budget a model's requests draw on: its provider, endpoint and model. */
-export interface LimitedModel {
+export interface BudgetKey {
   providerId: string;
   modelId: string;
   endpoint: string;

@@ -1,4 +1,4 @@
-import type { ProviderInput } from "../core/input.js";
+import type { ProviderInput } from "../input.js";
 
 /** Keys whose values are binary data (images, files) a provider does not count as text tokens. */
 const binaryKeys = new Set(["image", "data"]);

@@ -1,14 +1,7 @@
+import type { ModelSettings } from "../model-settings.js";
 import { UnsupportedFeatureError } from "../errors/unsupported-feature-error.js";
 import type { ChatModelParameters } from "../input.js";
-import type { ParameterName } from "./parameter-name.js";
-
-/** What the check needs of the model: what its adapter declares it drops, and whether that is an error. */
-export interface ParameterSupport {
-  providerId: string;
-  modelId: string;
-  unsupportedParameters: ReadonlySet<ParameterName>;
-  strictParameters: boolean;
-}
+import type { ParameterName } from "../parameters/parameter-name.js";
 
 /**
  * Takes the parameters the provider has no field for out of a call's (merged, own) parameters, so
@@ -16,7 +9,7 @@ export interface ParameterSupport {
  * warning per process, model and parameter. A parameter left unset is no concern of the caller's and goes
  * unmentioned. With `strictParameters`, setting one is an UnsupportedFeatureError before any request.
  */
-export function dropUnsupportedParameters(parameters: ChatModelParameters, model: ParameterSupport): ParameterName[] {
+export function dropUnsupportedParameters(parameters: ChatModelParameters, model: ModelSettings): ParameterName[] {
   const dropped: ParameterName[] = [];
   if (model.unsupportedParameters.size === 0) return dropped;
   for (const name of model.unsupportedParameters) {
@@ -29,14 +22,14 @@ export function dropUnsupportedParameters(parameters: ChatModelParameters, model
 }
 
 /** The warning's text: what is dropped, and how to make it an error instead. */
-export function droppedParameterMessage(model: ParameterSupport, name: ParameterName): string {
+export function droppedParameterMessage(model: ModelSettings, name: ParameterName): string {
   return (
     `${model.providerId} ${model.modelId} has no parameter '${name}': parameters.${name} is not sent. ` +
     "Leave it out for this model, or set strictParameters: true to make it an error."
   );
 }
 
-function strictError(model: ParameterSupport, dropped: ParameterName[]): UnsupportedFeatureError {
+function strictError(model: ModelSettings, dropped: ParameterName[]): UnsupportedFeatureError {
   const names = dropped.map((name) => `parameters.${name}`).join(", ");
   return new UnsupportedFeatureError(
     `${model.providerId} ${model.modelId} does not support ${names} (strictParameters is true, so nothing was sent). ` +

@@ -1,13 +1,13 @@
 import { isPlainObject } from "../schema/json-schema.js";
 import type { ProviderToolCall } from "../output.js";
-import { maxRepairLength, parseJSONValue, parseJSONValues, type ParsedJSON } from "./parse-json-value.js";
+import { maxRepairLength, parseJSONValue, parseJSONValues, type ParsedJSON } from "../tool-calls/parse-json-value.js";
 import { gemmaCallOpen, gemmaToolCalls } from "./gemma-tool-calls.js";
 import { mistralMarker, mistralToolCalls } from "./mistral-tool-calls.js";
 import { pythonicToolCalls } from "./pythonic-tool-calls.js";
 import { taggedBlocks } from "./tagged-blocks.js";
 
 /** At most this many calls are read from one reply (a reply with more is not a sane tool call). */
-const maxRecoveredCalls = 16;
+export const maxRecoveredCalls = 16;
 
 /**
  * Finds tool calls that a model wrote as text instead of calling the tool, in the forms weak and
@@ -55,7 +55,7 @@ function fromCandidate(
 }
 
 /** Llama's tool and end-of-turn tokens, which a server that does not parse the call leaves in the text. */
-function withoutSpecialTokens(text: string): string {
+export function withoutSpecialTokens(text: string): string {
   return text.includes("<|")
     ? text.replace(/<\|(?:python_tag|python_start|python_end|eom_id|eot_id|eom|eot)\|>/g, "\n")
     : text;
@@ -69,19 +69,30 @@ function fromFunctionTags(
   const functions = taggedBlocks(text, "<function=", "</function>", maxRecoveredCalls).filter(
     (block) => block.closed || !complete,
   );
-  return functions.flatMap(({ attribute, body }) => {
-    const args: Record<string, unknown> = {};
-    const parameters = taggedBlocks(body, "<parameter=", "</parameter>", 256);
-    // Llama 3.1's form: the arguments are one JSON object, `<function=search>{"query": "keelson"}</function>`.
-    if (parameters.length === 0) return [{ name: attribute, args: body.trim() || {} }];
-    if (complete && parameters.some((parameter) => !parameter.closed)) return [];
-    for (const parameter of parameters) {
-      if (parameter.attribute === "__proto__" || parameter.attribute === "") continue;
-      const value = parameter.body.replace(/^\n/, "").replace(/\n$/, "");
-      args[parameter.attribute] = wantsText(attribute, parameter.attribute) ? value : parameterValue(value);
-    }
-    return [{ name: attribute, args }];
-  });
+  return functions.flatMap((block) => functionTagCall(block.attribute, block.body, wantsText, complete) ?? []);
+}
+
+/**
+ * The call of one `<function=name>…</function>` block: `<parameter=key>value</parameter>` blocks, or
+ * (Llama 3.1) one JSON object. Undefined for a parameter left open when only complete calls are read.
+ */
+export function functionTagCall(
+  name: string,
+  body: string,
+  wantsText: (toolName: string, parameter: string) => boolean,
+  complete: boolean,
+): ProviderToolCall | undefined {
+  const args: Record<string, unknown> = {};
+  const parameters = taggedBlocks(body, "<parameter=", "</parameter>", 256);
+  // Llama 3.1's form: the arguments are one JSON object, `<function=search>{"query": "keelson"}</function>`.
+  if (parameters.length === 0) return { name, args: body.trim() || {} };
+  if (complete && parameters.some((parameter) => !parameter.closed)) return undefined;
+  for (const parameter of parameters) {
+    if (parameter.attribute === "__proto__" || parameter.attribute === "") continue;
+    const value = parameter.body.replace(/^\n/, "").replace(/\n$/, "");
+    args[parameter.attribute] = wantsText(name, parameter.attribute) ? value : parameterValue(value);
+  }
+  return { name, args };
 }
 
 /** Parameter values are text; numbers, booleans and JSON objects written inside are read as such. */
