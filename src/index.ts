@@ -50,7 +50,7 @@ export type {
 } from "./core/output.js";
 export type { Usage } from "./core/usage.js";
 export type { CallTimeout, StallTimeout } from "./core/budgets/call-timeout.js";
-export type { TokenCount } from "./core/budgets/count-tokens.js";
+export type { TokenCount } from "./core/model/count-tokens.js";
 export type { ModelProfile } from "./core/profiles/model-profile.js";
 export { costOf, type ModelPricing } from "./core/profiles/model-pricing.js";
 export {

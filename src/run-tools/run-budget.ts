@@ -1,4 +1,4 @@
-import { countTokens } from "../core/budgets/count-tokens.js";
+import { countTokens } from "../core/model/count-tokens.js";
 import type { ChatModelInput } from "../core/input.js";
 import type { ChatModel } from "../core/model/chat-model.js";
 import { costOf } from "../core/profiles/model-pricing.js";

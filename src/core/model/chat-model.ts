@@ -1,4 +1,4 @@
-import { countTokens, type TokenCount } from "../budgets/count-tokens.js";
+import { countTokens, type TokenCount } from "./count-tokens.js";
 import { callTimeout } from "../budgets/call-timeout.js";
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
 import { callChunks, runCall, type CallDependencies } from "../call/index.js";
