@@ -51,6 +51,10 @@ export type {
   ProviderToolCall,
 } from "./core/output.js";
 export type { Usage } from "./core/usage.js";
+export type { CallTimeout, StallTimeout } from "./core/budgets/call-timeout.js";
+export type { TokenCount } from "./core/model/count-tokens.js";
+export type { ModelProfile } from "./core/profiles/model-profile.js";
+export { costOf, type ModelPricing } from "./core/profiles/model-pricing.js";
 export {
   defineTool,
   type Tool,
@@ -82,6 +86,7 @@ export { NullCache } from "./core/cache/null-cache.js";
 export { MemoryCache, type MemoryCacheOptions } from "./core/cache/memory-cache.js";
 export { KeyvCache, type KeyvLike } from "./core/cache/keyv-cache.js";
 export * from "./core/errors/index.js";
+export { ContextOverflowError, type ContextOverflowErrorOptions } from "./core/budgets/context-overflow-error.js";
 export {
   createChatModel,
   type ChatModelName,
@@ -100,6 +105,7 @@ export {
   type OpenAICompatibleServer,
 } from "./openai-compatible-presets.js";
 export { runTools } from "./run-tools/run-tools.js";
+export type { RunBudget } from "./run-tools/run-budget.js";
 export { streamTools, ToolRunStream } from "./run-tools/stream-tools.js";
 export type {
   RunToolsOptions,

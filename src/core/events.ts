@@ -77,7 +77,9 @@ export interface WarningEvent extends EventBase {
     /** A tool result's images or files went in a user message after it: the provider takes only text in a tool result. */
     | "tool-result-media"
     /** A tool's or response format's schema was sent in the form the provider accepts (the changes named). */
-    | "schema-projected";
+    | "schema-projected"
+    /** A call's maxTokens was lowered to what fits in the model's context window. */
+    | "max-tokens-clamped";
   message: string;
 }
 

@@ -1,3 +1,4 @@
+import type { CallTimeout } from "./budgets/call-timeout.js";
 import type { ToolChoiceRung } from "./output.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import type { Message } from "./messages.js";
@@ -69,8 +70,13 @@ export interface ChatModelInput<
   maxRetries?: number | undefined;
   /** Aborts the call (the request in flight and any retry wait); it then rejects with an `AbortError` (the reason as `cause`, or the reason itself when it is a DOMException). @default none */
   signal?: AbortSignal | undefined;
-  /** Ends the call with a `TimeoutError` after this many milliseconds (all attempts included; `Infinity` is no bound). A `Retry-After` longer than what is left fails the call at once. @default none */
-  timeout?: number | undefined;
+  /**
+   * A number ends the call with a `TimeoutError` after this many milliseconds (all attempts included;
+   * `Infinity` is no bound; a `Retry-After` longer than what is left fails the call at once), as
+   * `{ totalMs }` does; `firstChunkMs` and `chunkMs` bound its silences (see `StallTimeout`). Replaces
+   * the model's `timeout` whole. @default the model's `timeout` (none)
+   */
+  timeout?: CallTimeout | undefined;
   /** `false` bypasses the cache for this call. @default true */
   cache?: boolean | undefined;
   /** Passed to the adapter untouched (provider-specific request fields). @default none */

@@ -1,4 +1,6 @@
 import type { SchemaForm } from "./schema/project-schema.js";
+import type { CallTimeout } from "./budgets/call-timeout.js";
+import type { ModelProfile } from "./profiles/model-profile.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import type { ChatModelParameters } from "./input.js";
 import type { ChatModelMiddleware } from "./middleware/chat-model-middleware.js";
@@ -42,4 +44,8 @@ export interface ModelSettings {
   readonly middleware: readonly ChatModelMiddleware[];
   /** Whether the provider takes images and files inside a tool result (else the adapter moves them to a user message, and core warns). */
   readonly toolResultMedia: boolean;
+  /** Every call's timeout unless the call sets its own. */
+  readonly timeout: CallTimeout | undefined;
+  /** The model's limits and prices (its output's `usage.costUsd` is priced from them). */
+  readonly profile: ModelProfile;
 }

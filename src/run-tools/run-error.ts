@@ -10,7 +10,7 @@ const symbol = Symbol.for(marker);
  * tool threw with `toolErrors: "throw"` (`tool-output`: its result failed its `outputSchema`), or
  * `maxSteps` model calls were made without an answer.
  */
-export type RunErrorReason = "model-error" | "aborted" | "tool-error" | "tool-output" | "max-steps";
+export type RunErrorReason = "model-error" | "aborted" | "tool-error" | "tool-output" | "max-steps" | "budget";
 
 export interface RunErrorOptions extends ChatModelErrorOptions {
   reason: RunErrorReason;

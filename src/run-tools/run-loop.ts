@@ -13,6 +13,7 @@ import { applyStepSettings, type PreparedStep } from "./prepare-step.js";
 import { planExecute, type Plan, type PlanRun } from "./plan-execute.js";
 import { guardedListener } from "./run-event.js";
 import { readRunOptions } from "./read-run-options.js";
+import { budgetExceeded, checkRunBudget } from "./run-budget.js";
 import { RunError, type RunErrorReason } from "./run-error.js";
 import type { RunPart } from "./run-part.js";
 import type { RunStep, ToolResult } from "./run-step.js";
@@ -41,6 +42,7 @@ export async function* runLoop(
   const { model, toolChoice, responseFormat, authorize, onStep, prepareStep, signal: callerSignal } = options;
   const emit = guardedListener(options.onEvent);
   const callOptions = pickCallOptions(options);
+  const budget = checkRunBudget(options.budget, model);
   const transcript = progress.messages;
   for (const message of options.messages) transcript.push(message);
   const { steps } = progress;
@@ -264,6 +266,8 @@ export async function* runLoop(
         ...(prepared.toolChoice === undefined ? {} : { toolChoice: prepared.toolChoice }),
         ...(responseFormat === undefined ? {} : { responseFormat }),
       };
+      const overspent = budget && (await budgetExceeded(budget, stepModel, input, steps));
+      if (overspent) throw runError("budget", overspent, undefined);
       const output = yield* callModel(stepModel, input, stepIndex);
 
       const executable: ToolCall[] = [];

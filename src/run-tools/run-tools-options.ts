@@ -1,4 +1,5 @@
 import type { ChatModelLike } from "../core/model/chat-model-like.js";
+import type { RunBudget } from "./run-budget.js";
 import type { ChatModelInput, InferResponseFormatOutput, ResponseFormat, ToolChoice } from "../core/input.js";
 import type { Message, ToolCall } from "../core/messages.js";
 import type { ChatModelOutput } from "../core/output.js";
@@ -57,6 +58,11 @@ export interface RunToolsOptions<
   responseFormat?: F | undefined;
   /** Model calls at most; past them the run rejects with `RunError` reason `max-steps`. @default 10 */
   maxSteps?: number | undefined;
+  /**
+   * What the run may spend (`maxCostUsd`, `maxTokens`): it stops with `RunError` reason `budget`
+   * before a step predicted to go past it (see RunBudget). @default none
+   */
+  budget?: RunBudget | undefined;
   /** Tool executions of one step at once. @default 4 */
   concurrency?: number | undefined;
   /** Aborts the run: the model call or the tools in flight (their `context.signal`); the run rejects with `RunError` reason `aborted`. @default none */

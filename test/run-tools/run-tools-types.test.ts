@@ -37,7 +37,7 @@ describe("runTools types", () => {
   it("should name every RunError reason", () => {
     expectTypeOf<RunError["reason"]>().toEqualTypeOf<RunErrorReason>();
     expectTypeOf<RunErrorReason>().toEqualTypeOf<
-      "model-error" | "aborted" | "tool-error" | "tool-output" | "max-steps"
+      "model-error" | "aborted" | "tool-error" | "tool-output" | "max-steps" | "budget"
     >();
   });
 });

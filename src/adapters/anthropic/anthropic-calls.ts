@@ -75,3 +75,20 @@ type RequestOptions = NonNullable<Parameters<Anthropic["messages"]["create"]>[1]
 function requestOptions(connection: AnthropicConnection, signal: AbortSignal, stream = false): RequestOptions {
   return sdkRequestOptions(connection.client as unknown as SDKClientLike, signal, stream) as RequestOptions;
 }
+
+/** The input tokens of a request, counted by Anthropic's count_tokens endpoint (the request's fields that count). */
+export async function countAnthropicTokens(connection: AnthropicConnection, input: ProviderInput): Promise<number> {
+  const body = buildAnthropicRequest(connection.modelId, input, connection.defaultMaxTokens, false);
+  const { model, messages, system, tools, tool_choice, thinking } = body;
+  const params = { model, messages, system, tools, tool_choice, thinking };
+  for (const key of Object.keys(params) as (keyof typeof params)[]) if (params[key] === undefined) delete params[key];
+  try {
+    const counted = await connection.client.messages.countTokens(
+      params as Anthropic.MessageCountTokensParams,
+      requestOptions(connection, input.signal),
+    );
+    return counted.input_tokens;
+  } catch (error) {
+    throw callError(connection, error, input, input.signal);
+  }
+}

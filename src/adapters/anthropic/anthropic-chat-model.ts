@@ -72,6 +72,11 @@ export class AnthropicChatModel extends ChatModel {
     return chunkStream(() => withCalls((calls) => calls.openAnthropicStream(this.connection(), input, context)));
   }
 
+  /** Anthropic's count_tokens endpoint: the exact input tokens of a request. */
+  protected override _countTokens(input: ProviderInput): Promise<number | undefined> {
+    return withCalls((calls) => calls.countAnthropicTokens(this.connection(), input));
+  }
+
   /** What the wire code calls with, built on the first call. */
   private connection(): AnthropicConnection {
     return (this.connectionCache ??= {

@@ -32,7 +32,7 @@ export class BedrockChatModel extends ChatModel {
   protected override readonly plainCallsShareInertSignal = true;
   readonly client: BedrockRuntimeClient;
   // Plain private fields (not #private): ChatModel.clone() copies own properties.
-  private readonly profile: BedrockModelProfile;
+  private readonly bedrockProfile: BedrockModelProfile;
   private readonly endpointKey: string;
   private connectionCache: BedrockConnection | undefined;
   declare private readonly secrets: readonly string[] | undefined;
@@ -43,7 +43,7 @@ export class BedrockChatModel extends ChatModel {
     const { region, endpoint, credentials, client, ...common } = options;
     const profile = bedrockModelProfile(modelId);
     super(modelId, common, profile);
-    this.profile = profile;
+    this.bedrockProfile = profile;
     const sdk = loadSDK();
     this.client =
       (client as BedrockRuntimeClient | undefined) ??
@@ -89,7 +89,7 @@ export class BedrockChatModel extends ChatModel {
     return (this.connectionCache ??= {
       modelId: this.modelId,
       client: this.client,
-      profile: this.profile,
+      profile: this.bedrockProfile,
       sdk: loadSDK(),
       secrets: this.secrets ?? [],
       issued: this.issued ?? [],

@@ -108,6 +108,11 @@ export class OpenAIResponsesChatModel extends ChatModel {
     return chunkStream(() => withCalls((calls) => calls.openResponseStream(this.connection(), input, context)));
   }
 
+  /** The Responses API's input_tokens endpoint: the exact input tokens of a request. */
+  protected override _countTokens(input: ProviderInput): Promise<number | undefined> {
+    return withCalls((calls) => calls.countResponseTokens(this.connection(), input));
+  }
+
   private connection(): ResponsesConnection {
     return (this.connectionCache ??= {
       client: this.client,

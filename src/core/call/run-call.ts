@@ -20,6 +20,7 @@ import type { PreparedCall } from "./prepared-call.js";
 import { attemptOf, completeOutput, finalizeOutput, partialOutput } from "./read-reply.js";
 import { repairGuidance } from "./repair-guidance.js";
 import { readFromText, textCallHoldBack } from "./read-tool-calls.js";
+import { priced } from "../profiles/model-pricing.js";
 
 /** A call's attempts so far: the call (prepared again once it learned from a refusal) and its requests. */
 interface CallState {
@@ -64,7 +65,11 @@ export async function* runCall(
         // Lets go of the provider's stream when it was left before its end (what it throws on the way out does not matter).
         if (!attempt.ranOut) await attempt.letGo();
       }
-      if (attempt.stopped) return partialOutput(attempt.assembler.output(), state.call, attempts);
+      if (attempt.stopped) {
+        const stopped = partialOutput(attempt.assembler.output(), state.call, attempts);
+        priced(stopped.usage, model.settings.profile?.pricing);
+        return stopped;
+      }
       // Some SDKs end a stream quietly when its signal aborts (openai, the AWS event stream): an abort, not a finish.
       throwIfAborted(linked.signal);
       raw = attempt.assembler.output();
@@ -203,7 +208,9 @@ function settle(
     const repairs: Repair[] = [];
     const final = finalizeOutput(raw, call.rules, repairs);
     attempts.push(attemptOf(raw, undefined, final.usage));
-    return { output: completeOutput(final, repairs, call, attempts) };
+    const output = completeOutput(final, repairs, call, attempts);
+    priced(output.usage, model.settings.profile?.pricing);
+    return { output };
   } catch (error) {
     if (!isOutputError(error)) throw error;
     attempts.push(attemptOf(raw, error.message));

@@ -1,3 +1,4 @@
+import { readTimeout } from "../budgets/call-timeout.js";
 import type { ChatModelInput } from "../input.js";
 import type { Message } from "../messages.js";
 
@@ -21,9 +22,7 @@ export function validateInput(input: ChatModelInput): void {
   if (input.maxRetries !== undefined && !(Number.isInteger(input.maxRetries) && input.maxRetries >= 0)) {
     throw new TypeError(`input.maxRetries must be a non-negative integer, got ${input.maxRetries}.`);
   }
-  if (input.timeout !== undefined && !(input.timeout > 0)) {
-    throw new TypeError(`input.timeout must be a positive number of milliseconds, got ${input.timeout}.`);
-  }
+  readTimeout(input.timeout, "input.timeout");
   if (input.signal !== undefined && !(input.signal instanceof AbortSignal)) {
     throw new TypeError("input.signal must be an AbortSignal.");
   }

@@ -1,3 +1,6 @@
+import { preflightGuarded } from "../budgets/preflight-guard.js";
+import { callTimeout } from "../budgets/call-timeout.js";
+import { stallGuarded } from "../budgets/stall-guard.js";
 import type { ModelSettings } from "../model-settings.js";
 import {
   dropUnsupportedParameters,
@@ -65,7 +68,11 @@ export function callBridge(model: ModelSettings, internals: ModelInternals): Cal
       }
       return call;
     },
-    ...requests(model, internals),
+    // Checked against the context window before the rate limit holds them.
+    ...preflightGuarded(requests(model, internals), model, ({ call }, message) => {
+      if (call)
+        internals.emit("warning", { input: call.input, callId: call.callId, code: "max-tokens-clamped", message });
+    }),
   };
 }
 
@@ -78,7 +85,9 @@ function requests(
   model: ModelSettings,
   internals: ModelInternals,
 ): Pick<CallDependencies, "request" | "requestStream"> {
-  const provider: ProviderRequests = { create: internals.request, stream: internals.requestStream };
+  // Held to the call's firstChunkMs / chunkMs once sent (time held by the rate limit is not silence).
+  const guarded = stallGuarded(internals, model, (context) => callTimeout(context.call?.input.timeout, model.timeout));
+  const provider: ProviderRequests = { create: guarded.request, stream: guarded.requestStream };
   const limited = { providerId: model.providerId, modelId: model.modelId, endpoint: internals.endpoint };
   const builtIn =
     model.rateLimit === undefined

@@ -7,6 +7,7 @@ import type {
 } from "../input.js";
 import type { ChatModelParameters } from "../input.js";
 import type { ChatModelOutput } from "../output.js";
+import type { ModelProfile } from "../profiles/model-profile.js";
 import type { SchemaInput } from "../schema/schema-input.js";
 import type { ChatModelStream } from "../stream/chat-model-stream.js";
 import type { AnyTool, ToolCallOf } from "../tool.js";
@@ -24,6 +25,8 @@ export interface ChatModelLike {
   readonly modelId: string;
   /** The model's events; a composite forwards its members' events of a call as its own. */
   readonly emitter: ChatModelEmitter;
+  /** The model's limits and prices, where keelson knows them (a `ChatModel`'s; a router has none). */
+  readonly profile?: ModelProfile | undefined;
   /** Default parameters of every call, when the model has any. */
   readonly parameters?: ChatModelParameters | undefined;
   /** One reply (see `ChatModel.create`). */

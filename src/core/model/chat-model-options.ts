@@ -1,3 +1,5 @@
+import type { ModelPricing } from "../profiles/model-pricing.js";
+import type { CallTimeout } from "../budgets/call-timeout.js";
 import type { ChatModelMiddleware } from "../middleware/chat-model-middleware.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import type { ChatModelParameters } from "../input.js";
@@ -107,6 +109,17 @@ export interface ChatModelOptions {
    * `client` is used as it is, uncapped. @default 67108864 (64 MiB)
    */
   maxResponseBytes?: number | undefined;
+  /**
+   * Every call's timeout, unless the call sets its own: a number bounds the whole call, an object
+   * also bounds its silences (`firstChunkMs`, `chunkMs`; see `StallTimeout`). @default none
+   */
+  timeout?: CallTimeout | undefined;
+  /** Input and output tokens the model takes in one request (`model.profile.contextWindow`). @default keelson's table, else unknown */
+  contextWindow?: number | undefined;
+  /** The most tokens one reply may have (`model.profile.maxOutputTokens`). @default keelson's table, else unknown */
+  maxOutputTokens?: number | undefined;
+  /** What the model's tokens cost, in USD per million (`model.profile.pricing`; prices `usage.costUsd`). @default keelson's table, else unknown */
+  pricing?: ModelPricing | undefined;
 }
 
 /** What an adapter declares about its provider; constructor options override each field. */
