@@ -1,6 +1,23 @@
 import { describeThrown } from "./describe-thrown.js";
 
-/** Signals of calls nothing can end early (no caller signal, no timeout, not a stream). */
+/**
+ * The signal of every call nothing can end early (no caller signal, no timeout, not a stream), for
+ * adapters that accept it (ChatModel's `plainCallsShareInertSignal`). It never aborts, so a listener
+ * on it would never run: it keeps none — added with addEventListener or as `onabort` — and an SDK
+ * that adds one per request and never removes it leaks nothing. One shared signal spares each such
+ * call an AbortController (~1.8 KB, and Node's set-up of a signal). Only `AbortSignal.any` still
+ * holds on: Node 20 keeps a weak reference per use on the source signal and never drops it, which
+ * is why adapters opt in.
+ */
+const inertSignal = new AbortController().signal;
+Object.defineProperties(inertSignal, {
+  addEventListener: { value: () => undefined },
+  removeEventListener: { value: () => undefined },
+  // Node's own onabort setter expects the listener it added to be there the second time.
+  onabort: { get: () => null, set: () => undefined },
+});
+
+/** Signals of other calls nothing can end early: each call's own, for adapters that did not opt in. */
 const unabortable = new WeakSet<AbortSignal>();
 
 /**
@@ -8,7 +25,7 @@ const unabortable = new WeakSet<AbortSignal>();
  * its SDK (the openai SDK adds a listener per request and never removes it).
  */
 export function isAbortable(signal: AbortSignal): boolean {
-  return !unabortable.has(signal);
+  return signal !== inertSignal && !unabortable.has(signal);
 }
 
 /**
@@ -23,9 +40,9 @@ export function abortError(signal: AbortSignal | undefined): Error {
   return error;
 }
 
-/** Throws the AbortError of an aborted signal. */
+/** Throws the AbortError of an aborted signal. The inert signal is never read: `aborted` is a getter, which a plain call would otherwise pay for at every check. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw abortError(signal);
+  if (signal !== inertSignal && signal?.aborted) throw abortError(signal);
 }
 
 /** The error a call ends with: the platform AbortError when its signal aborted, else the error itself. */
@@ -101,19 +118,24 @@ export interface CallSignal {
   dispose(): void;
 }
 
+const unabortableCall: CallSignal = { signal: inertSignal, abort: () => undefined, dispose: () => undefined };
+
 /**
  * A fresh signal for one call that aborts when the caller's signal does or the timeout passes
  * (with a TimeoutError). Everything a request hangs on it (SDK listeners included) goes away with
  * the call, so a caller's long-lived signal never collects listeners, however many calls it serves.
- * A call nothing can end early gets a signal of its own that adapters may leave unwired.
+ * A call nothing can end early gets a signal of its own that adapters may leave unwired, or — when
+ * its adapter accepts it (`shareInert`) — the shared inert signal.
  */
 export function callSignal(
   callerSignal: AbortSignal | undefined,
   timeoutMs: number | undefined,
   stoppable: boolean,
+  shareInert = false,
 ): CallSignal {
   if (!callerSignal && timeoutMs === undefined && !stoppable) {
     // Nothing can end this call early: adapters may skip the SDK's signal plumbing (isAbortable).
+    if (shareInert) return unabortableCall;
     const own = new AbortController();
     unabortable.add(own.signal);
     return { signal: own.signal, abort: () => undefined, dispose: () => undefined };

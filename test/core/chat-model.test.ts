@@ -8,6 +8,11 @@ import { callModes, runCall, user } from "../support/run-modes.js";
 
 const weather = defineTool({ name: "weather", inputSchema: z.object({ city: z.string() }) });
 
+/** The scripted model, as an adapter that accepts the shared inert signal for plain calls. */
+class InertSignalScriptedModel extends ScriptedChatModel {
+  protected override readonly plainCallsShareInertSignal = true;
+}
+
 describe("ChatModel", () => {
   describe.each(callModes)("through %s", (mode) => {
     it("should return the assistant message whole, with text, tool calls and usage", async () => {
@@ -145,23 +150,35 @@ describe("ChatModel", () => {
       expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
     });
 
-    it("should give each call a signal of its own, abortable only when something can end it", async () => {
-      const seen: AbortSignal[] = [];
-      const step = () => (input: { signal: AbortSignal }) => {
-        seen.push(input.signal);
-        // An adapter that wires the signal to its SDK on every request and never unwires it,
-        // by addEventListener or by onabort (as SDKs without addEventListener support do).
-        input.signal.addEventListener("abort", () => undefined);
-        input.signal.onabort = () => undefined;
-        return textStep("ok");
-      };
-      const model = new ScriptedChatModel([step(), step(), step()]);
-      await runCall(model, { messages: [user("a")] }, mode);
-      await runCall(model, { messages: [user("b")] }, mode);
-      await runCall(model, { messages: [user("c")], timeout: 60_000 }, mode);
-      expect(seen.map(isAbortable)).toEqual(mode === "create" ? [false, false, true] : [true, true, true]);
-      expect(new Set(seen).size).toBe(3);
-    });
+    it.each([
+      { adapter: "an adapter of its own", Model: ScriptedChatModel, shares: false },
+      { adapter: "an adapter that accepts the inert signal", Model: InertSignalScriptedModel, shares: true },
+    ])(
+      "should give each call a signal abortable only when something can end it, with $adapter",
+      async ({ Model, shares }) => {
+        const seen: AbortSignal[] = [];
+        const step = () => (input: { signal: AbortSignal }) => {
+          seen.push(input.signal);
+          // An adapter that wires the signal to its SDK on every request and never unwires it,
+          // by addEventListener or by onabort (as SDKs without addEventListener support do).
+          input.signal.addEventListener("abort", () => undefined);
+          input.signal.onabort = () => undefined;
+          return textStep("ok");
+        };
+        const model = new Model([step(), step(), step()]);
+        await runCall(model, { messages: [user("a")] }, mode);
+        await runCall(model, { messages: [user("b")] }, mode);
+        await runCall(model, { messages: [user("c")], timeout: 60_000 }, mode);
+        expect(seen.map(isAbortable)).toEqual(mode === "create" ? [false, false, true] : [true, true, true]);
+        // Streams can always be stopped, so each has its own; plain calls share the inert one if the adapter accepts it.
+        expect(new Set(seen).size).toBe(mode === "create" && shares ? 2 : 3);
+        if (mode === "create" && shares) {
+          expect(seen[0]!.aborted).toBe(false);
+          expect(getEventListeners(seen[0]!, "abort")).toHaveLength(0);
+          expect(seen[0]!.onabort).toBeNull();
+        }
+      },
+    );
 
     it("should end with a TimeoutError when the per-call timeout passes", async () => {
       const model = new ScriptedChatModel([textStep("late", { delayMs: 10_000 })]);

@@ -31,6 +31,8 @@ const anthropicBaseURL = "https://api.anthropic.com";
  */
 export class AnthropicChatModel extends ChatModel {
   readonly providerId = "anthropic";
+  // Its requests never pass a call's signal to AbortSignal.any (see ChatModel).
+  protected override readonly plainCallsShareInertSignal = true;
   /** The SDK client every request goes through. */
   readonly client: Anthropic;
   readonly defaultMaxTokens: number;

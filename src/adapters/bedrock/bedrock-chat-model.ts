@@ -27,6 +27,8 @@ export type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
  */
 export class BedrockChatModel extends ChatModel {
   readonly providerId = "bedrock";
+  // Its requests never pass a call's signal to AbortSignal.any (see ChatModel).
+  protected override readonly plainCallsShareInertSignal = true;
   readonly client: BedrockRuntimeClient;
   // Plain private fields (not #private): ChatModel.clone() copies own properties.
   private readonly profile: BedrockModelProfile;

@@ -41,6 +41,8 @@ const ollamaProfile: ChatModelProfile = {
 /** A chat model served by Ollama, through the `ollama` SDK's native `/api/chat`. */
 export class OllamaChatModel extends ChatModel {
   readonly providerId = "ollama";
+  // Its requests never pass a call's signal to AbortSignal.any (see ChatModel).
+  protected override readonly plainCallsShareInertSignal = true;
   private readonly connection: OllamaConnection;
 
   constructor(modelId: string, options: OllamaChatModelOptions = {}) {

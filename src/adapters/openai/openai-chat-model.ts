@@ -31,6 +31,8 @@ const withCalls = lazyImport(() => import("./openai-calls.js"));
  */
 export class OpenAIChatModel extends ChatModel {
   readonly providerId: string = "openai";
+  // Its requests never pass a call's signal to AbortSignal.any (see ChatModel).
+  protected override readonly plainCallsShareInertSignal = true;
   /** The SDK client every request goes through. */
   readonly client: OpenAI;
   readonly maxTokensField: MaxTokensField;

@@ -61,6 +61,8 @@ export interface OpenAIResponsesChatModelOptions extends ChatModelOptions {
  */
 export class OpenAIResponsesChatModel extends ChatModel {
   readonly providerId: string = "openai";
+  // Its requests never pass a call's signal to AbortSignal.any (see ChatModel).
+  protected override readonly plainCallsShareInertSignal = true;
   /** The SDK client every request goes through. */
   readonly client: OpenAI;
   readonly store: boolean | undefined;

@@ -315,7 +315,7 @@ describe("OllamaChatModel", () => {
       });
     });
 
-    it("should run plain calls on a signal nothing aborts, and a call with a timeout on an abortable one", async () => {
+    it("should run plain calls on the shared inert signal, and a call with a timeout on its own", async () => {
       server.handle(replyWith(readOwnJSON("api-chat-nonstream-text.json")));
       const signals: AbortSignal[] = [];
       class Watched extends OllamaChatModel {
@@ -328,6 +328,7 @@ describe("OllamaChatModel", () => {
       await model.create({ messages: [user("a")] });
       await model.create({ messages: [user("b")] });
       await model.create({ messages: [user("c")], timeout: 60_000 });
+      expect(signals[0]).toBe(signals[1]);
       expect(signals.map(isAbortable)).toEqual([false, false, true]);
     });
 
