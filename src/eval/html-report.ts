@@ -1,5 +1,5 @@
 import type { EvalCaseResult, EvalReport, EvalRow } from "./eval-report.js";
-import { lazyRequire } from "../core/errors/lazy-require.js";
+import { lazyRequire } from "../core/loading/lazy-require.js";
 import { formatTable } from "./format-table.js";
 
 type ECharts = typeof import("echarts");
