@@ -32,6 +32,9 @@ const runToolsWorker = fileURLToPath(new URL("./run-tools-worker.mjs", import.me
 export interface OverheadSample {
   callUs: number;
   streamUs: number;
+  /** The same through a router (createRouter, least-busy over two canned members). */
+  routerCallUs: number;
+  routerStreamUs: number;
 }
 
 /**

@@ -4,10 +4,14 @@
 // keelson's pipeline adds to one call and to one stream, in a tight loop of
 // `BENCH_OVERHEAD_ITERATIONS` each: {"callUs": n, "streamUs": n}. A tight loop keeps keelson's code
 // and data in the CPU's caches and lets V8 optimise it; in a real call neither holds (see
-// segments-worker.mjs for keelson's time within a call on the loopback).
+// segments-worker.mjs for keelson's time within a call on the loopback). The same work through a
+// router (createRouter, least-busy over two canned members: health read, members ranked, the call
+// counted in flight and timed) gives the router's own cost: {"routerCallUs", "routerStreamUs"}.
+// BENCH_OVERHEAD_SIDE=model|router and BENCH_OVERHEAD_KIND=call|stream measure one side and kind
+// only (bench/router-cost.ts counts their instructions under cachegrind).
 import process from "node:process";
 import { performance } from "node:perf_hooks";
-import { ChatModel } from "keelson";
+import { ChatModel, createRouter } from "keelson";
 import { argumentPieceCount, split, textChunks, toolArguments, weatherTool } from "./fixtures.mjs";
 import { work } from "./work/keelson-model.mjs";
 
@@ -49,7 +53,14 @@ class CannedChatModel extends ChatModel {
 }
 
 // The same input, listeners and work as the keelson side of the network cases.
-const { call, stream } = work(new CannedChatModel(), { type: "tool", name: weatherTool.name });
+const toolChoice = { type: "tool", name: weatherTool.name };
+const side = process.env.BENCH_OVERHEAD_SIDE ?? "both";
+const kind = process.env.BENCH_OVERHEAD_KIND ?? "both";
+const direct = work(new CannedChatModel(), toolChoice);
+const routed = work(
+  createRouter([new CannedChatModel(), new CannedChatModel()], { strategy: "least-busy" }),
+  toolChoice,
+);
 
 async function meanTime(run, iterations) {
   for (let i = 0; i < iterations / 10; i++) await run();
@@ -59,5 +70,9 @@ async function meanTime(run, iterations) {
 }
 
 const iterations = Number(process.env.BENCH_OVERHEAD_ITERATIONS ?? 20_000);
-const result = { callUs: await meanTime(call, iterations), streamUs: await meanTime(stream, iterations) };
+const result = {};
+if (side !== "router" && kind !== "stream") result.callUs = await meanTime(direct.call, iterations);
+if (side !== "router" && kind !== "call") result.streamUs = await meanTime(direct.stream, iterations);
+if (side !== "model" && kind !== "stream") result.routerCallUs = await meanTime(routed.call, iterations);
+if (side !== "model" && kind !== "call") result.routerStreamUs = await meanTime(routed.stream, iterations);
 process.stdout.write(`${JSON.stringify(result)}\n`);

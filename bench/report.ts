@@ -62,7 +62,9 @@ export function markdownReport(results: BenchResults): string {
     lines.push(
       "",
       `keelson's own time on a canned adapter (no network, no SDK), in a tight loop: ${results.overhead.callUs.toFixed(1)} µs per call, ` +
-        `${results.overhead.streamUs.toFixed(1)} µs per stream of ~210 chunks.`,
+        `${results.overhead.streamUs.toFixed(1)} µs per stream of ~210 chunks. Through a router (createRouter, least-busy ` +
+        `over two such members): ${results.overhead.routerCallUs.toFixed(1)} µs per call, ` +
+        `${results.overhead.routerStreamUs.toFixed(1)} µs per stream — the router's own cost is the difference.`,
     );
   }
   if (results.runTools) {

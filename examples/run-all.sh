@@ -14,7 +14,10 @@ run npx tsx examples/quickstart.ts
 run npx tsx examples/structured-output.ts
 run npx tsx examples/four-providers.ts
 run npx tsx examples/ollama-forced-tool-call.ts
+run npx tsx examples/mcp-tools.ts
+run npx tsx examples/run-budget.ts
 run npx tsx examples/local-model-agent.ts
+run npx tsx examples/approval.ts
 run npx vitest run --config examples/vitest.config.ts
 
 # The cassettes must be what the real adapters record against the loopback fakes today: record

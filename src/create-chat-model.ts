@@ -4,6 +4,8 @@ import { AzureOpenAIChatModel } from "./adapters/azure-openai/index.js";
 import type { AzureOpenAIChatModelOptions } from "./adapters/azure-openai/azure-openai-chat-model-options.js";
 import { BedrockChatModel } from "./adapters/bedrock/index.js";
 import type { BedrockChatModelOptions } from "./adapters/bedrock/bedrock-chat-model-options.js";
+import { GoogleChatModel } from "./adapters/google/index.js";
+import type { GoogleChatModelOptions } from "./adapters/google/google-chat-model-options.js";
 import { OllamaChatModel } from "./adapters/ollama/index.js";
 import type { OllamaChatModelOptions } from "./adapters/ollama/ollama-chat-model-options.js";
 import { OpenAIChatModel } from "./adapters/openai/index.js";
@@ -32,6 +34,7 @@ export interface ChatModelOptionsByProvider extends OpenAICompatibleOptionsBySer
   bedrock: BedrockChatModelOptions;
   "amazon-bedrock": BedrockChatModelOptions;
   anthropic: AnthropicChatModelOptions;
+  google: GoogleChatModelOptions;
   scripted: ScriptedChatModelOptions;
 }
 
@@ -52,6 +55,7 @@ const factories: { [P in ProviderName]: (modelId: string, options: ChatModelOpti
   bedrock: (modelId, options) => new BedrockChatModel(modelId, options),
   "amazon-bedrock": (modelId, options) => new BedrockChatModel(modelId, options),
   anthropic: (modelId, options) => new AnthropicChatModel(modelId, options),
+  google: (modelId, options) => new GoogleChatModel(modelId, options),
   ...compatibleFactories(),
   // A scripted model built by name has an empty script: for wiring checks, not for answers.
   scripted: (modelId, options) => new ScriptedChatModel([], { ...options, modelId }),

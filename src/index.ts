@@ -3,6 +3,7 @@
  * @module keelson
  */
 export { ChatModel } from "./core/model/chat-model.js";
+export { isChatModelLike, type ChatModelLike } from "./core/model/chat-model-like.js";
 export type { ChatModelOptions, ChatModelProfile } from "./core/model/chat-model-options.js";
 export { ChatModelEmitter, type Listening } from "./core/emitter/chat-model-emitter.js";
 export type * from "./core/events.js";
@@ -27,6 +28,7 @@ export type {
   UserMessage,
   AssistantMessage,
   ToolMessage,
+  ToolResultPart,
   ToolCall,
   TextPart,
   ImagePart,
@@ -49,6 +51,10 @@ export type {
   ProviderToolCall,
 } from "./core/output.js";
 export type { Usage } from "./core/usage.js";
+export type { CallTimeout, StallTimeout } from "./core/budgets/call-timeout.js";
+export type { TokenCount } from "./core/model/count-tokens.js";
+export type { ModelProfile } from "./core/profiles/model-profile.js";
+export { costOf, type ModelPricing } from "./core/profiles/model-pricing.js";
 export {
   defineTool,
   type Tool,
@@ -56,10 +62,15 @@ export {
   type ZodToolDefinition,
   type ToolFields,
   type ToolExecuteContext,
+  type RichToolResult,
+  type InferToolOutput,
   type ToolCallOf,
   type AnyTool,
   type InferToolArgs,
   type UntypedArgs,
+  type ToolExecute,
+  type ParametersToolDefinition,
+  type OpenAIFunctionToolDefinition,
 } from "./core/tool.js";
 export type { JSONSchema } from "./core/schema/json-schema.js";
 export type { SchemaInput } from "./core/schema/schema-input.js";
@@ -75,6 +86,7 @@ export { NullCache } from "./core/cache/null-cache.js";
 export { MemoryCache, type MemoryCacheOptions } from "./core/cache/memory-cache.js";
 export { KeyvCache, type KeyvLike } from "./core/cache/keyv-cache.js";
 export * from "./core/errors/index.js";
+export { ContextOverflowError, type ContextOverflowErrorOptions } from "./core/budgets/context-overflow-error.js";
 export {
   createChatModel,
   type ChatModelName,
@@ -82,7 +94,10 @@ export {
   type ChatModelOptionsByProvider,
 } from "./create-chat-model.js";
 export { withFallbacks, type WithFallbacksOptions } from "./fleet/with-fallbacks.js";
-export { FallbackChatModel } from "./fleet/fallback-chat-model.js";
+export { createRouter } from "./fleet/create-router.js";
+export { RouterChatModel, RouterChatModel as FallbackChatModel } from "./fleet/router-chat-model.js";
+export type { RouterOptions, RouterStrategy, RouterStore } from "./fleet/router-options.js";
+export { FallbackError, type MemberFailure } from "./fleet/fallback-error.js";
 export type { RateLimitOptions, RateLimitStore } from "./core/rate-limit/rate-limit-options.js";
 export {
   openAICompatiblePresets,
@@ -90,6 +105,7 @@ export {
   type OpenAICompatibleServer,
 } from "./openai-compatible-presets.js";
 export { runTools } from "./run-tools/run-tools.js";
+export type { RunBudget } from "./run-tools/run-budget.js";
 export { streamTools, ToolRunStream } from "./run-tools/stream-tools.js";
 export type {
   RunToolsOptions,
@@ -98,7 +114,12 @@ export type {
   RunObject,
   AuthorizeContext,
   Authorization,
+  RunToolCall,
 } from "./run-tools/run-tools-options.js";
+export type { Approvals, PendingApproval } from "./run-tools/approvals.js";
+export type { RunEvent, ToolEventBase } from "./run-tools/run-event.js";
+export type { PrepareStep, PrepareStepContext, StepSettings } from "./run-tools/prepare-step.js";
+export type { Plan, PlanStep } from "./run-tools/plan-execute.js";
 export type { RunStep, ToolResult } from "./run-tools/run-step.js";
 export type { RunPart } from "./run-tools/run-part.js";
 export { RunError, type RunErrorReason, type RunErrorOptions } from "./run-tools/run-error.js";

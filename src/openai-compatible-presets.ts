@@ -1,5 +1,6 @@
 import { OpenAIChatModel, type OpenAIChatModelOptions } from "./adapters/openai/index.js";
 import type { ToolChoiceMode } from "./core/tool-choice/tool-choice-mode.js";
+import { definedFields } from "./internal/defined-fields.js";
 
 /** An OpenAI-compatible server keelson knows by name: where it listens and what it honours. */
 export interface OpenAICompatiblePreset {
@@ -135,6 +136,22 @@ export const openAICompatiblePresets = {
     toolChoiceSupport: all,
     supportsStructuredOutput: false,
   },
+  /**
+   * Gemini's OpenAI-compatible endpoint (ai.google.dev/gemini-api/docs/openai): `tool_choice` `auto`,
+   * `none`, `required` or a named function, and `response_format` json_schema. A tool call carries
+   * its thought signature in `extra_content.google.thought_signature`, which OpenAIChatModel keeps
+   * on the call and sends back with it (Gemini 3 refuses a tool-call turn without it). For thinking,
+   * usage details and Vertex AI, `GoogleChatModel` (keelson/google) speaks Gemini's own API.
+   */
+  gemini: {
+    baseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
+    apiKeyEnv: "GEMINI_API_KEY",
+    requiresKey: true,
+    toolChoiceSupport: all,
+    supportsStructuredOutput: true,
+    // Gemini 2.5 refuses function calling with a JSON response mime type in one request.
+    supportsResponseFormatWithTools: false,
+  },
 } as const satisfies Record<string, OpenAICompatiblePreset>;
 
 /** The name of an OpenAI-compatible server `createChatModel` knows. */
@@ -169,7 +186,7 @@ export function createOpenAICompatibleModel(
     toolChoiceSupport: preset.toolChoiceSupport,
     supportsStructuredOutput: preset.supportsStructuredOutput,
     supportsResponseFormatWithTools: preset.supportsResponseFormatWithTools ?? true,
-    ...options,
+    ...definedFields(options),
     baseURL: options.baseURL ?? preset.baseURL,
     // A local server started without a key takes any: say so rather than fall back to OPENAI_API_KEY.
     apiKey: apiKey ?? "not-needed",

@@ -1,3 +1,4 @@
+import { GoogleChatModel } from "../src/adapters/google/index.js";
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +30,7 @@ describe("createChatModel", () => {
       "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
     ],
     ["amazon-bedrock:amazon.nova-micro-v1:0", BedrockChatModel, "bedrock", "amazon.nova-micro-v1:0"],
+    ["google:gemini-2.5-flash", GoogleChatModel, "google", "gemini-2.5-flash"],
     ["scripted:agent-test", ScriptedChatModel, "scripted", "agent-test"],
   ])("should build %s, splitting on the first colon only", (name, type, providerId, modelId) => {
     // A name known only at run time is cast, and checked when the model is built.
@@ -53,7 +55,7 @@ describe("createChatModel", () => {
   it("should list the known providers for an unknown one, and ask for a model id when there is none", () => {
     // @ts-expect-error not a provider createChatModel knows
     expect(() => createChatModel("mistral:large")).toThrow(
-      /Unknown provider 'mistral'.*Known providers: openai, azure-openai, azure, ollama, bedrock, amazon-bedrock, anthropic, vllm, llamacpp, lmstudio, groq, openrouter, deepseek, together, scripted/,
+      /Unknown provider 'mistral'.*Known providers: openai, azure-openai, azure, ollama, bedrock, amazon-bedrock, anthropic, google, vllm, llamacpp, lmstudio, groq, openrouter, deepseek, together, gemini, scripted/,
     );
     // @ts-expect-error no model id
     expect(() => createChatModel("ollama")).toThrow(/names no model: write "ollama:<model id>"/);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { importGraph, projectRoot } from "./support/import-graph.js";
 
-const providerSDKs = ["openai", "ollama", "@aws-sdk/client-bedrock-runtime", "@anthropic-ai/sdk"];
+const providerSDKs = [
+  "openai",
+  "ollama",
+  "@aws-sdk/client-bedrock-runtime",
+  "@anthropic-ai/sdk",
+  "@google/genai",
+  "@modelcontextprotocol/sdk",
+];
 const reachablePackages = (entry: string) => importGraph(entry).packages;
 const root = projectRoot;
 
@@ -55,7 +62,7 @@ describe("importing keelson at runtime", () => {
     const script = `
       const { createRequire } = await import("node:module");
       const require = createRequire(import.meta.url);
-      const loaded = () => Object.keys(require.cache).filter((path) => /node_modules\\/(openai|ollama|@aws-sdk|@anthropic-ai)\\//.test(path)).length;
+      const loaded = () => Object.keys(require.cache).filter((path) => /node_modules\\/(openai|ollama|@aws-sdk|@anthropic-ai|@google\\/genai|@modelcontextprotocol)\\//.test(path)).length;
       const keelson = await import("./src/index.ts");
       await import("./src/testing/index.ts");
       const before = loaded();

@@ -84,6 +84,13 @@ const expected: Record<
     toolChoice: ["auto", "none", "required", "single"],
     structured: false,
   },
+  gemini: {
+    baseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
+    keyEnv: "GEMINI_API_KEY",
+    hosted: true,
+    toolChoice: ["auto", "none", "required", "single"],
+    structured: true,
+  },
   together: {
     baseURL: "https://api.together.xyz/v1",
     keyEnv: "TOGETHER_API_KEY",

@@ -43,7 +43,7 @@ export interface ToolChoiceFallbackEvent extends EventBase {
   failed?: undefined;
 }
 
-/** A `withFallbacks` model moved on from a member that failed to the next one. */
+/** A router (`createRouter`, `withFallbacks`) moved on from a member that failed to the next one. */
 export interface ModelFallbackEvent extends EventBase {
   rung?: undefined;
   /** What failed and what is tried next, for a human. */
@@ -64,7 +64,22 @@ export interface CacheHitEvent extends EventBase {
 }
 
 export interface WarningEvent extends EventBase {
-  code: "learned-tool-choice" | "learned-capability" | "cache-error" | "unsupported-parameter" | "rate-limit-store";
+  code:
+    | "learned-tool-choice"
+    | "learned-capability"
+    | "cache-error"
+    | "unsupported-parameter"
+    | "rate-limit-store"
+    /** A router's health store did not answer: the process routes on its own health meanwhile. */
+    | "router-store"
+    /** A router left out reasoning another provider signed or encrypted from what a member is sent. */
+    | "reasoning-dropped"
+    /** A tool result's images or files went in a user message after it: the provider takes only text in a tool result. */
+    | "tool-result-media"
+    /** A tool's or response format's schema was sent in the form the provider accepts (the changes named). */
+    | "schema-projected"
+    /** A call's maxTokens was lowered to what fits in the model's context window. */
+    | "max-tokens-clamped";
   message: string;
 }
 

@@ -1,3 +1,4 @@
+import type { CallTimeout } from "./budgets/call-timeout.js";
 import type { ToolChoiceRung } from "./output.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import type { Message } from "./messages.js";
@@ -8,23 +9,23 @@ import type { AnyTool, Tool, ToolDefinition } from "./tool.js";
 /** Sampling and length parameters. Unset ones are not sent. */
 export interface ChatModelParameters {
   /** Sampling temperature. @default the provider's */
-  temperature?: number;
+  temperature?: number | undefined;
   /** Longest reply, in tokens. @default the provider's */
-  maxTokens?: number;
+  maxTokens?: number | undefined;
   /** Nucleus sampling. @default the provider's */
-  topP?: number;
+  topP?: number | undefined;
   /** Top-k sampling, where the provider has it (not sent where it has not). @default the provider's */
-  topK?: number;
+  topK?: number | undefined;
   /** Sequences that end the reply. @default none */
-  stop?: string[];
+  stop?: string[] | undefined;
   /** Seed for reproducible sampling, where the provider has one. @default none */
-  seed?: number;
+  seed?: number | undefined;
   /** @default the provider's */
-  frequencyPenalty?: number;
+  frequencyPenalty?: number | undefined;
   /** @default the provider's */
-  presencePenalty?: number;
+  presencePenalty?: number | undefined;
   /** How hard a reasoning model thinks. @default the provider's */
-  reasoningEffort?: "minimal" | "low" | "medium" | "high";
+  reasoningEffort?: "minimal" | "low" | "medium" | "high" | undefined;
 }
 
 /** One specific tool the model must call (the "single" mode). */
@@ -48,33 +49,38 @@ export interface ChatModelInput<
   /** The conversation, at least one message. Never mutated. */
   messages: Message[];
   /** The tools the model may call (from `defineTool`, or plain definitions). @default none */
-  tools?: Tools;
+  tools?: Tools | undefined;
   /** Default `"auto"` when tools are given. */
-  toolChoice?: ToolChoice;
+  toolChoice?: ToolChoice | undefined;
   /**
    * Structured output: a zod or JSON schema (the reply is parsed and validated into `output.object`),
    * or `{ type: "json" }` for any JSON. With tools under toolChoice "auto", the reply is either tool
    * calls or the object. @default none (free text)
    */
-  responseFormat?: Format;
+  responseFormat?: Format | undefined;
   /** Whether several tool calls are allowed in one reply. @default the model's `allowParallelToolCalls` */
-  parallelToolCalls?: boolean;
+  parallelToolCalls?: boolean | undefined;
   /**
    * The tool a reply without a tool name is read as a call to. @default the forced tool in single mode
    */
-  fallbackTool?: string | Tool | ToolDefinition;
+  fallbackTool?: string | Tool | ToolDefinition | undefined;
   /** Sampling and length parameters of this call, merged over the model's `parameters`. @default the model's `parameters` */
-  parameters?: ChatModelParameters;
+  parameters?: ChatModelParameters | undefined;
   /** Transport retries for this call. @default the model's `retry.maxRetries` */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Aborts the call (the request in flight and any retry wait); it then rejects with an `AbortError` (the reason as `cause`, or the reason itself when it is a DOMException). @default none */
-  signal?: AbortSignal;
-  /** Ends the call with a `TimeoutError` after this many milliseconds (all attempts included; `Infinity` is no bound). A `Retry-After` longer than what is left fails the call at once. @default none */
-  timeout?: number;
+  signal?: AbortSignal | undefined;
+  /**
+   * A number ends the call with a `TimeoutError` after this many milliseconds (all attempts included;
+   * `Infinity` is no bound; a `Retry-After` longer than what is left fails the call at once), as
+   * `{ totalMs }` does; `firstChunkMs` and `chunkMs` bound its silences (see `StallTimeout`). Replaces
+   * the model's `timeout` whole. @default the model's `timeout` (none)
+   */
+  timeout?: CallTimeout | undefined;
   /** `false` bypasses the cache for this call. @default true */
-  cache?: boolean;
+  cache?: boolean | undefined;
   /** Passed to the adapter untouched (provider-specific request fields). @default none */
-  providerOptions?: Record<string, unknown>;
+  providerOptions?: Record<string, unknown> | undefined;
 }
 
 /** A tool as it reaches an adapter. */
@@ -120,7 +126,7 @@ export interface StructureInput<S extends SchemaInput = SchemaInput> extends Omi
   /** The shape of the object to produce: a zod schema or a JSON Schema object. */
   schema: S;
   /** Name of the schema as sent to the provider. @default "response" */
-  name?: string;
+  name?: string | undefined;
 }
 
 /** The type a schema parses to: zod's output type, or `unknown` for a JSON Schema. */

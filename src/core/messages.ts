@@ -70,6 +70,11 @@ export interface ToolCall<Name extends string = string, Args = Record<string, un
   id: string;
   name: Name;
   args: Args;
+  /**
+   * Provider-issued signature sent back with the call on the next turn, unchanged: Gemini's
+   * `thoughtSignature` on a `functionCall` part (Gemini refuses a function-call turn without it).
+   */
+  signature?: string;
 }
 
 export type AssistantContentPart = TextPart | ReasoningPart | ToolCall;
@@ -79,12 +84,20 @@ export interface AssistantMessage {
   content: string | AssistantContentPart[];
 }
 
-/** A tool's result, paired with the call by `toolCallId`. */
+/**
+ * A part of a tool's result: text, an image (a screenshot, a chart) or a file. Anthropic, Bedrock and
+ * OpenAI Responses take images in the tool result itself; Chat Completions and Ollama take only text
+ * there, so their adapters send the text as the tool message and the images and files in a user
+ * message right after it (a `warning` event says so).
+ */
+export type ToolResultPart = TextPart | ImagePart | FilePart;
+
+/** A tool's result, paired with the call by `toolCallId`: a string, or text, image and file parts. */
 export interface ToolMessage {
   role: "tool";
   toolCallId: string;
   toolName: string;
-  content: string;
+  content: string | ToolResultPart[];
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
@@ -95,6 +108,11 @@ export function messageText(message: Message): string {
   let text = "";
   for (const part of message.content) if (part.type === "text") text += part.text;
   return text;
+}
+
+/** Whether a tool message carries an image or a file (not only text). */
+export function hasToolResultMedia(message: ToolMessage): boolean {
+  return typeof message.content !== "string" && message.content.some((part) => part.type !== "text");
 }
 
 /** The tool calls of an assistant message. */

@@ -1,3 +1,6 @@
+import type { SchemaForm } from "./schema/project-schema.js";
+import type { CallTimeout } from "./budgets/call-timeout.js";
+import type { ModelProfile } from "./profiles/model-profile.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import type { ChatModelParameters } from "./input.js";
 import type { ChatModelMiddleware } from "./middleware/chat-model-middleware.js";
@@ -14,6 +17,8 @@ import type { ToolChoiceMode } from "./tool-choice/tool-choice-mode.js";
 export interface ModelSettings {
   readonly providerId: string;
   readonly modelId: string;
+  /** The form of JSON Schema the adapter's provider accepts (an adapter's declaration). @default the schema as it is */
+  readonly schemaForm?: SchemaForm | undefined;
   readonly toolChoiceSupport: ReadonlySet<ToolChoiceMode>;
   readonly supportsToolCalling: boolean;
   readonly supportsStructuredOutput: boolean;
@@ -37,4 +42,10 @@ export interface ModelSettings {
   readonly cacheTimeoutMs: number;
   readonly rateLimit: RateLimitOptions | undefined;
   readonly middleware: readonly ChatModelMiddleware[];
+  /** Whether the provider takes images and files inside a tool result (else the adapter moves them to a user message, and core warns). */
+  readonly toolResultMedia: boolean;
+  /** Every call's timeout unless the call sets its own. */
+  readonly timeout: CallTimeout | undefined;
+  /** The model's limits and prices (its output's `usage.costUsd` is priced from them). */
+  readonly profile: ModelProfile;
 }

@@ -8,6 +8,7 @@ export type ToolChoiceRung = "native" | "emulated" | "response-format" | "prompt
 
 export type RepairKind =
   | "missing-id"
+  | "duplicate-id"
   | "json-repaired"
   | "double-encoded"
   | "stripped-wrapper"
@@ -75,6 +76,8 @@ export interface ProviderToolCall {
   id?: string | undefined;
   name: string;
   args: unknown;
+  /** The provider's signature of the call, kept on the `ToolCall` (Gemini's `thoughtSignature`). */
+  signature?: string | undefined;
 }
 
 /**

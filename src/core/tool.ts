@@ -1,9 +1,10 @@
-import type { ToolCall } from "./messages.js";
+import type { ToolCall, ToolResultPart } from "./messages.js";
 import type { JSONSchema } from "./schema/json-schema.js";
 import type { SchemaInput, ZodV3Like, ZodV4Like } from "./schema/schema-input.js";
 import { toJSONSchema } from "./schema/to-json-schema.js";
 import { schemaKind } from "./schema/schema-input.js";
 import { validatorFor } from "./schema/validate.js";
+import { readToolShape } from "./read-tool-shape.js";
 
 /** The arguments of a tool whose schema says nothing more: any object. */
 export type UntypedArgs = Record<string, unknown>;
@@ -17,45 +18,150 @@ export type InferToolArgs<S> = S extends { _zod: { output: infer O } }
 
 /** What a tool's `execute` gets beside its arguments. */
 export interface ToolExecuteContext<Name extends string = string, Args = UntypedArgs> {
-  /** The call's signal: aborted when the call is. */
+  /** The call's signal: aborted when the run is, or when the tool's `timeoutMs` passes. */
   signal: AbortSignal;
   /** The tool call being executed. */
   toolCall: ToolCall<Name, Args>;
+  /**
+   * This execution's id, `<runId>:step-<n>:call-<i>` (`n` counts the transcript's assistant turns, `i`
+   * the call's place in its turn): the same when a run is resumed or retried with the same `runId`,
+   * so a tool with side effects can use it as an idempotency key.
+   */
+  executionId: string;
 }
 
+/**
+ * What `execute` may return instead of a value: text, image and file parts, sent to the model as the
+ * tool's result (a screenshot, a chart, a generated file).
+ */
+export interface RichToolResult {
+  content: ToolResultPart[];
+}
+
+/**
+ * A tool's `execute`. Checked as a method is (bivariantly), so a tool with a literal name still
+ * fits where any tool is taken.
+ */
+export type ToolExecute<Name extends string = string, Args = UntypedArgs, Output = unknown> = {
+  bivariant(
+    args: Args,
+    context: ToolExecuteContext<Name, Args>,
+  ): Output | RichToolResult | PromiseLike<Output | RichToolResult>;
+}["bivariant"];
+
 /** What `defineTool` takes. `Name` is kept as a literal type; `Args` is what `execute` and each call's `args` get. */
-export interface ToolDefinition<Name extends string = string, Args = UntypedArgs> extends ToolFields<Name, Args> {
+export interface ToolDefinition<Name extends string = string, Args = UntypedArgs, Output = unknown> extends ToolFields<
+  Name,
+  Args,
+  Output
+> {
   /** A zod v4 schema, a zod v3 schema, or a JSON Schema object for the tool's arguments. */
   inputSchema: SchemaInput;
 }
 
-/** A definition with a zod schema, whose argument type comes from the schema. */
-export interface ZodToolDefinition<Name extends string, S extends ZodV4Like | ZodV3Like> extends ToolFields<
-  Name,
-  InferToolArgs<S>
-> {
+/** A definition with a zod schema, whose argument type comes from the schema (and its result type from `outputSchema`'s). */
+export interface ZodToolDefinition<
+  Name extends string,
+  S extends ZodV4Like | ZodV3Like,
+  O extends SchemaInput | undefined = undefined,
+> extends ToolFields<Name, InferToolArgs<S>, InferToolOutput<O>> {
+  /** A zod v4 or zod v3 schema, or a JSON Schema, for what `execute` returns. @default none (not checked) */
+  outputSchema?: O;
   /** A zod v4 or zod v3 schema for the tool's arguments. */
   inputSchema: S;
 }
 
+/** The type `execute` returns under an `outputSchema`: zod's output type, else `unknown`. */
+export type InferToolOutput<O> = O extends { _zod: { output: infer T } }
+  ? T
+  : O extends { _output: infer T }
+    ? T
+    : unknown;
+
+/**
+ * A tool's `needsApproval` as a function of the call's arguments and context (typed as a method, so
+ * a typed tool stays assignable to an untyped one, as with `execute`).
+ */
+export type ApprovalCheck<Name extends string, Args> = {
+  bivarianceHack(args: Args, context: ToolExecuteContext<Name, Args>): boolean | PromiseLike<boolean>;
+}["bivarianceHack"];
+
 /** A tool's fields beside its schema. */
-export interface ToolFields<Name extends string, Args> {
+export interface ToolFields<Name extends string, Args, Output = unknown> {
   /** 1–64 characters of letters, digits, `_` and `-` (the rule every provider enforces). */
   name: Name;
   /** What the tool does, for the model. @default none */
-  description?: string;
-  /** Runs the tool (what `runTools` calls), with the validated arguments. @default none */
-  execute?(args: Args, context: ToolExecuteContext<Name, Args>): unknown;
+  description?: string | undefined;
+  /**
+   * Runs the tool (what `runTools` calls), with the validated arguments. It returns the result (a
+   * string as is, anything else as JSON), or `{ content: [text, image, file parts] }`. @default none
+   */
+  execute?: ToolExecute<Name, Args, Output> | undefined;
+  /**
+   * A schema (zod or JSON Schema) `execute`'s result must meet before it goes to the model: a result
+   * that does not goes back as an error result naming the mismatch (with `toolErrors: "throw"`, the
+   * run ends with `RunError` reason `tool-output`). @default none (not checked)
+   */
+  outputSchema?: SchemaInput | undefined;
+  /**
+   * Whether a call waits for a person's approval before it runs: `runTools` then ends with
+   * `status: "awaiting-approval"` and resumes with `approvals`. @default false
+   */
+  needsApproval?: boolean | ApprovalCheck<Name, Args> | undefined;
+  /**
+   * How long `execute` may take, in milliseconds: past it, its signal aborts and the model is sent
+   * an error result saying it timed out. @default none (no limit)
+   */
+  timeoutMs?: number | undefined;
 }
 
 /** A tool the model may call. Its JSON Schema is computed once, when the tool is defined. */
 export interface Tool<Name extends string = string, Args = UntypedArgs> extends ToolDefinition<Name, Args> {
   /** The arguments' JSON Schema, as sent to the provider. */
   readonly parameters: JSONSchema;
+  /** What the tool does, for the model (absent when none was given). */
+  description?: string;
 }
 
-/** Any tool or tool definition, whatever its name and arguments. */
-export type AnyTool = Tool<string, any> | ToolDefinition<string, any>;
+/**
+ * A tool as tool listings write it: a JSON Schema under `parameters` (eval case files, MCP
+ * listings, most SDKs). `defineTool` takes it as it is.
+ */
+export interface ParametersToolDefinition<Name extends string = string, Args = UntypedArgs> {
+  /** 1–64 characters of letters, digits, `_` and `-`. */
+  name: Name;
+  /** What the tool does, for the model. @default none */
+  description?: string | null | undefined;
+  /** The arguments' JSON Schema (an object schema). */
+  parameters: JSONSchema;
+  /** Runs the tool (what `runTools` calls), with the validated arguments. @default none */
+  execute?: ToolExecute<Name, Args> | undefined;
+}
+
+/**
+ * OpenAI's function tool, `{ type: "function", function: { name, description?, parameters? } }`,
+ * as the OpenAI SDK and its tool lists write it; `execute` (for `runTools`) sits beside `function`.
+ */
+export interface OpenAIFunctionToolDefinition<Name extends string = string, Args = UntypedArgs> {
+  type: "function";
+  function: {
+    name: Name;
+    description?: string | null | undefined;
+    /** @default no arguments */
+    parameters?: JSONSchema | undefined;
+    /** OpenAI's strict mode flag; keelson validates every call whatever it says. */
+    strict?: boolean | null | undefined;
+  };
+  /** Runs the tool (what `runTools` calls), with the validated arguments. @default none */
+  execute?: ToolExecute<Name, Args> | undefined;
+}
+
+/** Any tool or tool definition, whatever its name and arguments: keelson's shape, `parameters`, or OpenAI's. */
+export type AnyTool =
+  | Tool<string, any>
+  | ToolDefinition<string, any>
+  | ParametersToolDefinition<string, any>
+  | OpenAIFunctionToolDefinition<string, any>;
 
 /**
  * The tool calls a list of tools can produce: a union discriminated by `name`, each with its tool's
@@ -66,7 +172,11 @@ export type ToolCallOf<T> =
     ? string extends Name
       ? ToolCall<string, ArgsOf<T, Args>>
       : ToolCall<Name, ArgsOf<T, Args>>
-    : never;
+    : T extends ParametersToolDefinition<infer Name, infer Args>
+      ? ToolCall<Name, unknown extends Args ? UntypedArgs : Args>
+      : T extends OpenAIFunctionToolDefinition<infer Name, infer Args>
+        ? ToolCall<Name, unknown extends Args ? UntypedArgs : Args>
+        : never;
 
 /** A definition's argument type: from its zod schema when it has one, else from its type parameter. */
 type ArgsOf<T, Args> = T extends { inputSchema: ZodV4Like | ZodV3Like }
@@ -85,19 +195,31 @@ const defined = new WeakSet<object>();
  * The argument type comes from a zod schema; a JSON Schema tool takes it as a type parameter
  * (`defineTool<{ city: string }>({ name: "get_weather", inputSchema: { ... } })`), else its
  * arguments are `Record<string, unknown>`. The name stays a literal type either way.
+ *
+ * Tools from elsewhere are taken as they are: `{ name, description?, parameters }` (a JSON Schema
+ * under `parameters`, as MCP listings and eval case files write it) and OpenAI's `{ type:
+ * "function", function: { name, description?, parameters? } }` (`execute` beside `function`).
+ * Anything else is a TypeError saying what was found and what is expected.
  */
-export function defineTool<const Name extends string, S extends ZodV4Like | ZodV3Like>(
-  definition: ZodToolDefinition<Name, S>,
-): Tool<Name, InferToolArgs<S>>;
+export function defineTool<
+  const Name extends string,
+  S extends ZodV4Like | ZodV3Like,
+  O extends SchemaInput | undefined = undefined,
+>(definition: ZodToolDefinition<Name, S, O>): Tool<Name, InferToolArgs<S>>;
+export function defineTool<
+  Args = UntypedArgs,
+  const Name extends string = string,
+  O extends SchemaInput | undefined = undefined,
+>(definition: ToolDefinition<Name, Args, InferToolOutput<O>> & { outputSchema?: O }): Tool<Name, Args>;
 export function defineTool<Args = UntypedArgs, const Name extends string = string>(
-  definition: ToolDefinition<Name, Args>,
+  definition: ParametersToolDefinition<Name, Args>,
 ): Tool<Name, Args>;
-export function defineTool(definition: ToolDefinition): Tool {
+export function defineTool<Args = UntypedArgs, const Name extends string = string>(
+  definition: OpenAIFunctionToolDefinition<Name, Args>,
+): Tool<Name, Args>;
+export function defineTool(definition: AnyTool): Tool {
   if (defined.has(definition)) return definition as Tool;
-  if (definition === null || typeof definition !== "object") {
-    throw new TypeError("defineTool expects { name, description?, inputSchema, execute? }.");
-  }
-  const { name, description, inputSchema, execute } = definition;
+  const { name, description, inputSchema, execute } = readToolShape(definition);
   if (typeof name !== "string" || !toolNamePattern.test(name)) {
     throw new TypeError(
       `Invalid tool name ${JSON.stringify(name)}: use 1-64 letters, digits, '_' or '-' (providers reject anything else).`,
@@ -112,9 +234,6 @@ export function defineTool(definition: ToolDefinition): Tool {
     throw new TypeError(
       `Tool '${name}': execute must be a function (args, { signal, toolCall }), got ${describeValue(execute)}.`,
     );
-  }
-  if (inputSchema === undefined) {
-    throw new TypeError(`Tool '${name}' has no inputSchema: pass z.object({}) for a tool without arguments.`);
   }
   let parameters: JSONSchema;
   try {
@@ -140,16 +259,64 @@ export function defineTool(definition: ToolDefinition): Tool {
       );
     }
   }
+  const runFields = checkRunFields(definition as ToolDefinition, name);
   const tool: Tool = {
     name,
     inputSchema,
     parameters: parameters.type === undefined ? { type: "object", ...parameters } : parameters,
     // A null description (how some tool listings say 'none') is none.
-    ...(description == null ? {} : { description }),
-    ...(execute === undefined ? {} : { execute }),
+    ...(description == null ? {} : { description: description as string }),
+    ...(execute === undefined ? {} : { execute: execute as ToolExecute }),
+    ...runFields,
   };
   defined.add(tool);
   return tool;
+}
+
+/**
+ * A tool given in any shape `defineTool` takes, defined (a list of mixed tools, as `create` and
+ * `runTools` are given): `defineTool` without its typed overloads, which check what each shape's
+ * `execute` returns.
+ */
+export function toolFrom(definition: AnyTool): Tool {
+  return (defineTool as (definition: AnyTool) => Tool)(definition);
+}
+
+/** The fields only `runTools` reads (`outputSchema`, `needsApproval`, `timeoutMs`), checked and kept when given. */
+function checkRunFields(
+  definition: ToolDefinition,
+  name: string,
+): Pick<Partial<ToolDefinition>, "outputSchema" | "needsApproval" | "timeoutMs"> {
+  const { outputSchema, needsApproval, timeoutMs } = definition;
+  const fields: Pick<Partial<ToolDefinition>, "outputSchema" | "needsApproval" | "timeoutMs"> = {};
+  if (outputSchema !== undefined) {
+    try {
+      // Compiled now (a zod schema's check, a JSON Schema's validator), so a broken one names its tool here.
+      validatorFor(outputSchema);
+    } catch (error) {
+      throw new TypeError(`Tool '${name}': its outputSchema is not a usable schema (${(error as Error).message}).`, {
+        cause: error,
+      });
+    }
+    fields.outputSchema = outputSchema;
+  }
+  if (needsApproval !== undefined) {
+    if (typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
+      throw new TypeError(
+        `Tool '${name}': needsApproval must be true, false or a function (args, context) => boolean, got ${describeValue(needsApproval)}.`,
+      );
+    }
+    fields.needsApproval = needsApproval;
+  }
+  if (timeoutMs !== undefined) {
+    if (typeof timeoutMs !== "number" || !(timeoutMs > 0) || timeoutMs > 2_147_483_647) {
+      throw new TypeError(
+        `Tool '${name}': timeoutMs must be a positive number of milliseconds (at most 2147483647), got ${describeValue(timeoutMs)}.`,
+      );
+    }
+    fields.timeoutMs = timeoutMs;
+  }
+  return fields;
 }
 
 function describeValue(value: unknown): string {

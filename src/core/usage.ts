@@ -7,6 +7,11 @@ export interface Usage {
   cachedInputTokens?: number;
   /** Input tokens written to the prompt cache (a part of `inputTokens`), where the provider reports them (Anthropic). */
   cacheWriteInputTokens?: number;
+  /**
+   * What these tokens cost in USD, where the model's pricing is known (`model.profile.pricing`):
+   * cache reads and writes at their own rates. Absent when it is not.
+   */
+  costUsd?: number;
 }
 
 export function emptyUsage(): Usage {
@@ -44,6 +49,7 @@ export function sumUsage(usages: readonly Usage[]): Usage {
       total.cachedInputTokens = (total.cachedInputTokens ?? 0) + usage.cachedInputTokens;
     if (usage.cacheWriteInputTokens !== undefined)
       total.cacheWriteInputTokens = (total.cacheWriteInputTokens ?? 0) + usage.cacheWriteInputTokens;
+    if (usage.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + usage.costUsd;
   }
   return total;
 }

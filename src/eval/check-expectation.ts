@@ -13,6 +13,7 @@ export function checkExpectation(
       : "the reply is empty";
   }
   const got = describeReply(output);
+  if (expectation.noToolCall === true && output.toolCalls.length > 0) return `expected no tool call; got ${got}`;
   if (expectation.toolCalls !== undefined) {
     const problem = matchToolCalls(expectation.toolCalls, output);
     if (problem !== undefined) return `${problem}; got ${got}`;

@@ -1,21 +1,23 @@
 import { join } from "node:path";
-import type { ChatModel } from "../core/model/chat-model.js";
+import { ChatModel } from "../core/model/chat-model.js";
+import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelOptions } from "../core/model/chat-model-options.js";
 import { toToolChoiceSupport } from "../core/tool-choice/tool-choice-mode.js";
-import { createChatModel, type ChatModelName } from "../create-chat-model.js";
-import { RecordingChatModel } from "../testing/record-replay/recording-chat-model.js";
-import { ReplayChatModel } from "../testing/record-replay/replay-chat-model.js";
+// Public entries only (keelson, keelson/testing), beside core.
+import { createChatModel, type ChatModelName } from "../index.js";
+import { RecordingChatModel, ReplayChatModel } from "../testing/index.js";
 import type { EvalProfile } from "./eval-profile.js";
 
 /** Builds a model with a profile's constructor options: `(options) => new OllamaChatModel("qwen3:8b", { host, ...options })`. */
-export type EvalModelFactory = (profileOptions: ChatModelOptions) => ChatModel;
+export type EvalModelFactory = (profileOptions: ChatModelOptions) => ChatModelLike;
 
 /**
  * A model to evaluate: a `provider:model` name (built with `createChatModel(name, profileOptions)`),
  * a factory taking the profile's options, or a `ChatModel` instance (each profile runs on its
- * `clone()` with the profile's capability fields set).
+ * `clone()` with the profile's capability fields set). A model made of others (`createRouter`)
+ * takes a profile's options through a factory that builds its members with them.
  */
-export type EvalModel = string | EvalModelFactory | ChatModel;
+export type EvalModel = string | EvalModelFactory | ChatModelLike;
 
 /** Which model a row is about. */
 export interface EvalModelId {
@@ -45,10 +47,15 @@ export function buildProfileModel(
   model: EvalModel,
   profile: EvalProfile,
   cassettes: { record?: string | undefined; replay?: string | undefined },
-): ChatModel {
+): ChatModelLike {
   if (cassettes.replay !== undefined) return new ReplayChatModel(cassettePath(cassettes.replay, idOf(model), profile));
   const built = buildSibling(model, profile);
   if (cassettes.record === undefined) return built;
+  if (!(built instanceof ChatModel)) {
+    throw new TypeError(
+      `--record records one provider's traffic: ${built.providerId} ${built.modelId} is made of other models; evaluate its members to record them.`,
+    );
+  }
   return new RecordingChatModel(built, { cassette: cassettePath(cassettes.record, idOf(built), profile) });
 }
 
@@ -58,13 +65,19 @@ export function cassettePath(dir: string, id: EvalModelId, profile: EvalProfile)
   return join(dir, `${slug(`${id.providerId}-${id.modelId}`)}.${slug(profile.name)}.json`);
 }
 
-function buildSibling(model: EvalModel, profile: EvalProfile): ChatModel {
+function buildSibling(model: EvalModel, profile: EvalProfile): ChatModelLike {
   // A name from a case file or the command line: createChatModel checks its provider when it builds.
   if (typeof model === "string") return createChatModel(model as ChatModelName, { ...profile.options });
   if (typeof model === "function") {
     const built = model({ ...profile.options });
     if (typeof built?.create !== "function") throw new TypeError("A model factory must return a ChatModel.");
     return built;
+  }
+  if (!(model instanceof ChatModel)) {
+    if (Object.values(profile.options).every((value) => value === undefined)) return model;
+    throw new TypeError(
+      `Profile '${profile.name}' sets capability options, which ${model.providerId} ${model.modelId} (a model made of others) cannot take: pass a factory that builds its members with them, (options) => createRouter([new A(..., options), new B(..., options)]).`,
+    );
   }
   const sibling = model.clone();
   for (const [key, value] of Object.entries(profile.options)) {

@@ -29,6 +29,8 @@ export interface EvalCaseResult {
   usage: { inputTokens: number; outputTokens: number };
   toolCalls: ToolCall[];
   text: string;
+  /** The case expected restraint (`expect.noToolCall`). */
+  restraint?: boolean;
   failure?: EvalFailure;
 }
 
@@ -52,11 +54,15 @@ export interface EvalRow {
   usage: { inputTokens: number; outputTokens: number };
   /** How many runs ended on each ladder rung (a profile's calls may land lower: learned refusals, `auto` calls). */
   rungs: Partial<Record<ToolChoiceRung, number>>;
+  /** Runs of restraint cases (`expect: { noToolCall: true }`) and how many of them called a tool anyway. */
+  restraint: { cases: number; toolCalls: number };
+  /** The latency of the row's warm-up request, not counted in any figure (absent with `warmUp: false`). */
+  warmUpMs?: number;
   failures: EvalFailure[];
   results: EvalCaseResult[];
 }
 
-/** The profile to use for one model: the best success rate, then the lower p95 latency. */
+/** The profile to use for one model: the highest success rate, equal rates going to the higher rung. */
 export interface EvalRecommendation {
   model: EvalModelId;
   profile: string;
@@ -68,7 +74,10 @@ export interface EvalRecommendation {
 
 export interface EvalReport {
   rows: EvalRow[];
+  /** One per model with a profile that succeeded at least once. */
   recommendations: EvalRecommendation[];
+  /** The models none of whose profiles succeeded on any run: nothing is recommended for them. */
+  noneWorked: EvalModelId[];
   /** The run was stopped (its `signal`) before every case ran: the figures cover what was measured. */
   stopped: boolean;
   /** Runs planned (models × profiles × cases × repeat) and measured. */

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { ChatModel } from "../core/model/chat-model.js";
+import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelInput } from "../core/input.js";
 import type { ChatModelOutput } from "../core/output.js";
 import type { EvalCase } from "./eval-case.js";
@@ -19,27 +19,29 @@ export interface EvaluateOptions {
   /** `provider:model` names, factories `(profileOptions) => ChatModel`, or `ChatModel` instances. */
   models: readonly EvalModel[];
   /** Profile names (`native`, `response-format`, `prompt`) or custom `{ name, options }`. @default all three */
-  profiles?: readonly (string | EvalProfile)[];
+  profiles?: readonly (string | EvalProfile)[] | undefined;
   /** Runs of each case per model × profile. @default 1 */
-  repeat?: number;
+  repeat?: number | undefined;
   /** Calls in flight at once, across every model and profile. @default 1 */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Stops the run: calls in flight are aborted and not counted; the report covers what was measured. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Ends a call that takes longer, as a `timeout` failure (milliseconds). @default none */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** A folder to record each model × profile's traffic to, as cassettes (`RecordingChatModel`). @default none */
-  record?: string;
+  record?: string | undefined;
   /** A folder of cassettes to replay instead of calling the models (`ReplayChatModel`): offline, the same figures every run. @default none */
-  replay?: string;
-  /** Called after each run, e.g. for a progress bar. */
-  onResult?: (event: {
-    model: EvalModelId;
-    profile: string;
-    result: EvalCaseResult;
-    done: number;
-    total: number;
-  }) => void;
+  replay?: string | undefined;
+  /**
+   * One request per model × profile before its counted runs (its first case), not counted: a cold
+   * start (weights loading, a connection opening) sets no figure. Its latency is the row's `warmUpMs`.
+   * @default true
+   */
+  warmUp?: boolean | undefined;
+  /** Called after each counted run, e.g. for a progress bar. */
+  onResult?:
+    | ((event: { model: EvalModelId; profile: string; result: EvalCaseResult; done: number; total: number }) => void)
+    | undefined;
 }
 
 interface Job {
@@ -77,31 +79,36 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   );
   const results: EvalCaseResult[][] = rows.map(() => []);
   const { signal } = options;
-  let next = 0;
+  const warmUpMs: (number | undefined)[] = rows.map(() => undefined);
+  if (options.warmUp ?? true) {
+    await runPool(rows.length, concurrency, signal, async (row) => {
+      const warm = await runCase(rows[row]!.model, cases[0]!, 0, options);
+      warmUpMs[row] = warm?.latencyMs;
+    });
+  }
   let done = 0;
-  const worker = async () => {
-    while (next < jobs.length && !signal?.aborted) {
-      const job = jobs[next++]!;
-      const row = rows[job.row]!;
-      const result = await runCase(row.model, cases[job.caseIndex]!, job.run, options);
-      if (result === undefined) return; // stopped mid-call: not measured
-      results[job.row]!.push(result);
-      done++;
-      options.onResult?.({ model: row.id, profile: row.profile, result, done, total: jobs.length });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
+  await runPool(jobs.length, concurrency, signal, async (index) => {
+    const job = jobs[index]!;
+    const row = rows[job.row]!;
+    const result = await runCase(row.model, cases[job.caseIndex]!, job.run, options);
+    if (result === undefined) return false; // stopped mid-call: not measured
+    results[job.row]!.push(result);
+    done++;
+    options.onResult?.({ model: row.id, profile: row.profile, result, done, total: jobs.length });
+    return true;
+  });
   const order = new Map(cases.map((evalCase, index) => [evalCase.name, index]));
-  const reportRows = rows.map((row, index) =>
-    summarizeRow(
+  const reportRows = rows.map((row, index) => {
+    const summary = summarizeRow(
       row.id,
       row.profile,
       results[index]!.sort((a, b) => order.get(a.case)! - order.get(b.case)! || a.run - b.run),
-    ),
-  );
+    );
+    return warmUpMs[index] === undefined ? summary : { ...summary, warmUpMs: warmUpMs[index] };
+  });
   return {
     rows: reportRows,
-    recommendations: recommendProfiles(reportRows, profiles, { replay: options.replay !== undefined }),
+    ...recommendProfiles(reportRows, profiles),
     stopped: done < jobs.length,
     planned: jobs.length,
     measured: done,
@@ -110,9 +117,25 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   };
 }
 
+/** Runs `task(0 … count - 1)` with at most `concurrency` in flight, until done, stopped, or a task returns false. */
+async function runPool(
+  count: number,
+  concurrency: number,
+  signal: AbortSignal | undefined,
+  task: (index: number) => Promise<boolean | void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count && !signal?.aborted) {
+      if ((await task(next++)) === false) return;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
 /** One run of a case; undefined when the run was stopped before it ended. */
 async function runCase(
-  model: ChatModel,
+  model: ChatModelLike,
   evalCase: EvalCase,
   run: number,
   options: EvaluateOptions,
@@ -135,7 +158,12 @@ async function runCase(
   }
   const latencyMs = round(performance.now() - started, 1);
   if (options.signal?.aborted && output === undefined) return undefined;
-  const base = { case: evalCase.name, run, latencyMs };
+  const base = {
+    case: evalCase.name,
+    run,
+    latencyMs,
+    ...(evalCase.expect?.noToolCall === true ? { restraint: true } : {}),
+  };
   if (output === undefined) {
     const message = error instanceof Error ? error.message : String(error);
     return {

@@ -1,10 +1,10 @@
 import type { RepairKind } from "../core/output.js";
-import type { EvalReport } from "./eval-report.js";
+import type { EvalReport, EvalRow } from "./eval-report.js";
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 
 /** The report as a plain-text table, the failures under it and the recommendation per model. */
-export function formatTable(report: EvalReport, options: { maxFailures?: number } = {}): string {
+export function formatTable(report: EvalReport, options: { maxFailures?: number | undefined } = {}): string {
   const header = [
     "model",
     "profile",
@@ -16,6 +16,7 @@ export function formatTable(report: EvalReport, options: { maxFailures?: number 
     "p95 ms",
     "mean ms",
     "repairs/case",
+    "unwanted calls",
     "tokens in/out",
   ];
   const lines = report.rows.map((row) => [
@@ -31,6 +32,7 @@ export function formatTable(report: EvalReport, options: { maxFailures?: number 
     Object.entries(row.repairsPerCase)
       .map(([kind, count]) => `${kind as RepairKind} ${count}`)
       .join(", ") || "-",
+    restraintCell(row),
     `${row.usage.inputTokens}/${row.usage.outputTokens}`,
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
@@ -51,7 +53,7 @@ export function formatTable(report: EvalReport, options: { maxFailures?: number 
     out.push("", `failures (${failures.length}):`, ...failures.slice(0, max));
     if (failures.length > max) out.push(`  … ${failures.length - max} more (see the JSON or HTML report)`);
   }
-  if (report.recommendations.length > 0) {
+  if (report.recommendations.length > 0 || report.noneWorked.length > 0) {
     out.push("", "recommended:");
     for (const recommendation of report.recommendations) {
       out.push(
@@ -59,8 +61,16 @@ export function formatTable(report: EvalReport, options: { maxFailures?: number 
       );
     }
   }
+  for (const model of report.noneWorked) {
+    out.push(`  ${model.providerId}:${model.modelId} → none: no profile succeeded on any case`);
+  }
   if (report.stopped) out.push("", `stopped: ${report.measured} of ${report.planned} runs measured`);
   return `${out.join("\n")}\n`;
+}
+
+/** Restraint cases that called a tool anyway, of those run ("-" without restraint cases). */
+export function restraintCell(row: EvalRow): string {
+  return row.restraint.cases === 0 ? "-" : `${row.restraint.toolCalls}/${row.restraint.cases}`;
 }
 
 function oneLine(text: string): string {

@@ -1,6 +1,7 @@
 import type { EvalCaseResult, EvalReport, EvalRow } from "./eval-report.js";
 import { lazyRequire } from "../core/loading/lazy-require.js";
-import { formatTable } from "./format-table.js";
+import { escapeHTML } from "./escape-html.js";
+import { recommendationHTML, tableHTML } from "./html-table.js";
 
 type ECharts = typeof import("echarts");
 
@@ -10,17 +11,17 @@ type ECharts = typeof import("echarts");
  */
 const loadECharts = lazyRequire<ECharts>("echarts", "drawing the charts of the HTML eval report");
 
-const escapeHTML = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
-
 const labelOf = (row: EvalRow) => `${row.model.providerId}:${row.model.modelId} · ${row.profile}`;
 
 /**
- * The report as one self-contained HTML page (no script, no network): success rate per model ×
- * profile, the latency distribution, repairs by kind as SVG charts drawn by Apache ECharts in Node,
- * then the table and every failing case with its messages.
+ * The report as one self-contained HTML page (no script, no network): the recommended profile per
+ * model first, the table, then success rate per model × profile, the latency distribution and
+ * repairs by kind as SVG charts drawn by Apache ECharts in Node, and every failing case with its messages.
  */
-export async function renderHTMLReport(report: EvalReport, options: { title?: string } = {}): Promise<string> {
+export async function renderHTMLReport(
+  report: EvalReport,
+  options: { title?: string | undefined } = {},
+): Promise<string> {
   const echarts = loadECharts();
   const title = options.title ?? "keelson eval";
   const labels = report.rows.map(labelOf);
@@ -28,7 +29,8 @@ export async function renderHTMLReport(report: EvalReport, options: { title?: st
   const charts = [
     chart(echarts, "success-rate", "Success rate per model × profile", height, {
       legend: { top: 0 },
-      grid: { left: 220, right: 30, top: 40, bottom: 30 },
+      // Room on the right for the "100%" beside a full bar.
+      grid: { left: 20, right: 70, top: 40, bottom: 30 },
       xAxis: { type: "value", min: 0, max: 100, axisLabel: { formatter: "{value}%" } },
       yAxis: { type: "category", data: labels, inverse: true },
       series: [
@@ -42,14 +44,14 @@ export async function renderHTMLReport(report: EvalReport, options: { title?: st
       ],
     }),
     chart(echarts, "latency", "Latency per model × profile (ms: min, quartiles, max)", height, {
-      grid: { left: 220, right: 30, top: 20, bottom: 30 },
+      grid: { left: 20, right: 40, top: 20, bottom: 30 },
       xAxis: { type: "value", name: "ms" },
       yAxis: { type: "category", data: labels, inverse: true },
       series: [{ name: "latency", type: "boxplot", data: report.rows.map((row) => fiveNumbers(row.results)) }],
     }),
     chart(echarts, "repairs", "Repairs per case run, by kind", height, {
       legend: { top: 0 },
-      grid: { left: 220, right: 30, top: 40, bottom: 30 },
+      grid: { left: 20, right: 40, top: 40, bottom: 30 },
       xAxis: { type: "value", minInterval: 0.1 },
       yAxis: { type: "category", data: labels, inverse: true },
       series: repairSeries(report.rows),
@@ -68,11 +70,20 @@ body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;paddi
 figure{margin:1.5rem 0;border:1px solid #d0d7de;border-radius:6px;padding:.5rem}figcaption{font-weight:600;margin:.25rem .5rem}
 pre{background:#f6f8fa;padding:.75rem;overflow:auto;white-space:pre-wrap}.failure{border-left:4px solid #cf222e;padding-left:1rem;margin:1rem 0}
 .message{margin:.25rem 0}.role{font-weight:600;display:inline-block;min-width:6rem}
+.recommendation{background:#dafbe1;border:2px solid #1a7f37;border-radius:8px;padding:.5rem 1.25rem;margin:1rem 0}
+.recommendation h2{margin:.5rem 0;color:#1a7f37}.recommendation ul{margin:.25rem 0;padding-left:1.25rem;font-size:16px}
+.recommendation li{margin:.4rem 0}.recommendation .none{color:#cf222e}.recommendation .rule{color:#57606a;font-size:13px}
+table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:right}
+th[scope=row]{white-space:nowrap}td.repairs{text-align:left;min-width:9rem}
+th[scope=row],thead th:nth-child(-n+2){text-align:left}thead th{background:#f6f8fa}
+tr.recommended{background:#dafbe1;font-weight:600}tr.recommended th:first-child{box-shadow:inset 4px 0 #1a7f37}
+.table-wrap{overflow-x:auto}
 </style></head><body>
 <h1>${escapeHTML(title)}</h1>
 <p>${report.measured} of ${report.planned} runs measured${report.stopped ? " (stopped early)" : ""}, each case ${report.repeat}×.</p>
+${recommendationHTML(report)}
+<h2>Table</h2><div class="table-wrap">${tableHTML(report)}</div>
 ${charts.join("\n")}
-<h2>Table</h2><pre id="table">${escapeHTML(formatTable(report, { maxFailures: 0 }))}</pre>
 <h2>Failing cases (${failures.length})</h2>
 ${failures.join("\n") || "<p>None.</p>"}
 </body></html>

@@ -6,6 +6,7 @@
 export { evaluate, type EvaluateOptions } from "./evaluate.js";
 export type { EvalCase, EvalExpectation, EvalTool, ExpectedToolCall } from "./eval-case.js";
 export { readCases } from "./read-cases.js";
+export { starterCases, writeStarterCases } from "./starter-cases.js";
 export { parseCase } from "./parse-case.js";
 export { builtinProfiles, resolveProfiles, type EvalProfile, type BuiltinProfileName } from "./eval-profile.js";
 export { cassettePath, type EvalModel, type EvalModelFactory, type EvalModelId } from "./eval-model.js";

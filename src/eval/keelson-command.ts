@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -11,15 +11,16 @@ import { formatTable } from "./format-table.js";
 import { renderHTMLReport } from "./html-report.js";
 import { toJSONReport } from "./json-report.js";
 import { startProgress } from "./progress.js";
+import { writeStarterCases } from "./starter-cases.js";
 
 /** Where the command writes, and what stops it (Ctrl-C when not given). */
 export interface KeelsonCommandIO {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   /** Stops the run as Ctrl-C does. @default SIGINT */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Relative paths resolve from here. @default process.cwd() */
-  cwd?: string;
+  cwd?: string | undefined;
 }
 
 const options = {
@@ -39,11 +40,15 @@ const options = {
 } as const;
 
 export const evalHelp = `Usage: keelson eval --model <provider:model> --cases <folder> [options]
+       keelson eval --init [folder]
+
 
 Runs every case on every model under every profile and prints, per model × profile, the success
 rate, first-try rate, attempts, latency, repairs and tokens, and the recommended profile per model.
 
 Options:
+      --init [folder]            write starter cases to start from (default folder: eval-cases):
+                                 tool calls, a follow-up turn after a tool result, restraint
   -m, --model <provider:model>   a model to evaluate, e.g. ollama:qwen3:8b (repeat for several)
   -c, --cases <folder>           a folder of case files, or of message lists with a tools_schema file
   -p, --profiles <list>          comma-separated: native,response-format,prompt (default: all three),
@@ -80,6 +85,7 @@ export async function runKeelsonCommand(argv: readonly string[], io: Partial<Kee
     stderr.write(`keelson: unknown command '${command}'. Run: keelson eval --help\n`);
     return 2;
   }
+  if (rest[0] === "--init") return initCases(rest.slice(1), cwd, stdout, stderr);
   const controller = new AbortController();
   const stopOnSignal = io.signal === undefined;
   let interrupts = 0;
@@ -125,6 +131,31 @@ export async function runKeelsonCommand(argv: readonly string[], io: Partial<Kee
     return 2;
   } finally {
     if (stopOnSignal) process.off("SIGINT", onInterrupt);
+  }
+}
+
+/** `keelson eval --init [folder]`: the starter cases written, and the command that runs them. */
+function initCases(
+  argv: readonly string[],
+  cwd: string,
+  stdout: KeelsonCommandIO["stdout"],
+  stderr: KeelsonCommandIO["stderr"],
+): number {
+  if (argv.length > 1 || argv[0]?.startsWith("-")) {
+    stderr.write("keelson eval: --init takes one folder and nothing else: keelson eval --init [folder]\n");
+    return 2;
+  }
+  const folder = argv[0] ?? "eval-cases";
+  try {
+    const written = writeStarterCases(resolve(cwd, folder));
+    stdout.write(
+      `wrote ${written.length} starter cases to ${folder}:\n${written.map((path) => `  ${basename(path)}\n`).join("")}` +
+        `edit them for your agent, then run: npx keelson eval --model ollama:qwen3:8b --cases ${folder}\n`,
+    );
+    return 0;
+  } catch (error) {
+    stderr.write(`keelson eval: ${(error as Error).message}\n`);
+    return 2;
   }
 }
 
@@ -176,11 +207,11 @@ async function readSetup(argv: readonly string[], cwd: string): Promise<Setup | 
 
 /** What an eval config module exports (as `default`, or as named exports). */
 interface EvalConfig {
-  models?: EvalModel[];
-  profiles?: EvalProfile[];
-  cases?: EvaluateOptions["cases"];
-  repeat?: number;
-  concurrency?: number;
+  models?: EvalModel[] | undefined;
+  profiles?: EvalProfile[] | undefined;
+  cases?: EvaluateOptions["cases"] | undefined;
+  repeat?: number | undefined;
+  concurrency?: number | undefined;
 }
 
 async function loadConfig(file: string): Promise<EvalConfig> {

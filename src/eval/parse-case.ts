@@ -1,4 +1,6 @@
+// The keelson/openai entry (its SDK is loaded only when a model is built), never an adapter's own files.
 import { convertFromOpenAIMessages } from "../adapters/openai/index.js";
+import { toolFrom, type AnyTool } from "../core/tool.js";
 import type { Message } from "../core/messages.js";
 import type { JSONSchema } from "../core/schema/json-schema.js";
 import type { EvalCase, EvalExpectation, EvalTool } from "./eval-case.js";
@@ -31,23 +33,25 @@ export function parseCase(json: unknown, where: string, defaults: { name: string
   return eval_;
 }
 
-/** Tools in keelson's form (`{ name, description?, parameters }`) or OpenAI's (`{ type: "function", function }`). */
+/**
+ * Tools in any shape `defineTool` takes: `{ name, description?, parameters }` (JSON Schema), OpenAI's
+ * `{ type: "function", function }`, or keelson's `{ name, inputSchema }`. A list may sit under `tools`.
+ */
 export function parseTools(json: unknown, where: string): EvalTool[] {
   const list = isObject(json) && Array.isArray(json.tools) ? json.tools : json;
   if (!Array.isArray(list))
     throw new TypeError(`${where}: tools must be a list of { name, description?, parameters }.`);
   return list.map((entry: unknown, index) => {
-    const tool = isObject(entry) && entry.type === "function" && isObject(entry.function) ? entry.function : entry;
-    if (!isObject(tool) || typeof tool.name !== "string" || tool.name === "") {
-      throw new TypeError(`${where}: tool ${index + 1} has no name (expected { name, description?, parameters }).`);
+    let tool;
+    try {
+      tool = toolFrom(entry as AnyTool);
+    } catch (error) {
+      throw new TypeError(`${where}: tool ${index + 1}: ${(error as Error).message}`, { cause: error });
     }
-    const parameters = tool.parameters ?? tool.inputSchema ?? { type: "object", properties: {} };
-    if (!isObject(parameters))
-      throw new TypeError(`${where}: tool '${tool.name}' has parameters that are not a JSON Schema object.`);
     return {
       name: tool.name,
-      ...(typeof tool.description === "string" ? { description: tool.description } : {}),
-      parameters: parameters as JSONSchema,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      parameters: tool.parameters,
     };
   });
 }
@@ -82,7 +86,8 @@ function parseToolChoice(json: unknown, tools: EvalTool[], where: string): NonNu
 }
 
 function parseExpectation(json: unknown, where: string): EvalExpectation {
-  if (!isObject(json)) throw new TypeError(`${where}: \`expect\` must be an object ({ toolCalls?, text?, object? }).`);
+  if (!isObject(json))
+    throw new TypeError(`${where}: \`expect\` must be an object ({ toolCalls?, noToolCall?, text?, object? }).`);
   const expectation: EvalExpectation = {};
   if (json.toolCalls !== undefined) {
     if (!Array.isArray(json.toolCalls))
@@ -96,6 +101,13 @@ function parseExpectation(json: unknown, where: string): EvalExpectation {
       }
       return { name: call.name, ...(call.args === undefined ? {} : { args: call.args }) };
     });
+  }
+  if (json.noToolCall !== undefined) {
+    if (typeof json.noToolCall !== "boolean") throw new TypeError(`${where}: expect.noToolCall must be true or false.`);
+    if (json.noToolCall && Array.isArray(json.toolCalls) && json.toolCalls.length > 0) {
+      throw new TypeError(`${where}: expect.noToolCall is true but expect.toolCalls lists calls: keep one of them.`);
+    }
+    expectation.noToolCall = json.noToolCall;
   }
   if (json.text !== undefined) {
     const includes = isObject(json.text) ? json.text.includes : undefined;

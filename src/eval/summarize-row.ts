@@ -33,9 +33,20 @@ export function summarizeRow(model: EvalModelId, profile: string, results: EvalC
       outputTokens: results.reduce((sum, result) => sum + result.usage.outputTokens, 0),
     },
     rungs,
+    restraint: {
+      cases: results.filter((result) => result.restraint).length,
+      toolCalls: results.filter((result) => result.restraint && calledATool(result)).length,
+    },
     failures: results.flatMap((result) => (result.failure ? [result.failure] : [])),
     results,
   };
+}
+
+/** The failures of a reply that did call a tool, one keelson could not use. */
+const toolCallFailures = new Set(["invalid-args", "unknown-tool", "tool-choice-violation", "parallel-calls"]);
+
+function calledATool(result: EvalCaseResult): boolean {
+  return result.toolCalls.length > 0 || toolCallFailures.has(result.failure?.kind ?? "");
 }
 
 /** The nearest-rank percentile of sorted values (0 when there are none). */

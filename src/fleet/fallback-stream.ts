@@ -8,15 +8,15 @@ interface OpenedStream {
   stream: ChatModelStream;
   iterator: AsyncIterator<ChatModelChunk>;
   first: IteratorResult<ChatModelChunk> | undefined;
-  stopForwarding: () => void;
+  turn: MemberTurn;
 }
 
 type RunCall = (open: (turn: MemberTurn) => Promise<OpenedStream>) => Promise<OpenedStream>;
 
 /**
- * The chunks of a fallback model's stream: the members' streams are opened in turn until one
- * delivers its first chunk (a member that fails before it is passed over like a failed `create`);
- * from then on that member's stream is the call's, its failures included.
+ * The chunks of a router's stream: the members' streams are opened in turn until one delivers its
+ * first chunk (a member that fails before it is passed over like a failed `create`); from then on
+ * that member's stream is the call's, its failures included.
  */
 export class FallbackStream implements AsyncIterator<ChatModelChunk, ChatModelOutput> {
   readonly #runCall: RunCall;
@@ -40,9 +40,10 @@ export class FallbackStream implements AsyncIterator<ChatModelChunk, ChatModelOu
     return { done: true, value: undefined as never };
   }
 
-  /** Stops passing on the answering member's events (the call has ended). */
-  stopForwarding(): void {
-    this.#opened?.stopForwarding();
+  /** The call has ended (with `output`, or `error`): the answering member's events stop, its health is recorded. */
+  end(error: unknown, output?: ChatModelOutput): void {
+    this.#opened?.turn.stopForwarding();
+    this.#opened?.turn.settle(error, output);
   }
 }
 
@@ -50,5 +51,5 @@ async function openMember(turn: MemberTurn): Promise<OpenedStream> {
   const stream = turn.model.createStream(turn.input);
   const iterator = stream[Symbol.asyncIterator]();
   const first = await iterator.next();
-  return { stream, iterator, first, stopForwarding: turn.stopForwarding };
+  return { stream, iterator, first, turn };
 }

@@ -6,5 +6,5 @@ export interface WithFallbacksOptions {
    * cooling down is tried last rather than not at all, when every other one failed too.
    * @default 30000
    */
-  cooldownMs?: number;
+  cooldownMs?: number | undefined;
 }

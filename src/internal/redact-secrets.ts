@@ -5,23 +5,30 @@ export const maxServerTextLength = 2_000;
 const minSecretLength = 8;
 
 /**
- * Cuts each secret out of every string reachable from an SDK error, in place, at any depth: its
- * message and stack, its parsed body, its response headers (a `Headers` object or a plain record)
- * and its cause chain. A gateway that echoes a key back would otherwise carry it into `cause` and
- * every log of it. Streams and emitters (a response body, a socket) are not entered; secrets
- * shorter than 8 characters are ignored (they would cut ordinary words). The walk keeps its own
- * stack: a body nested thousands deep is walked, not a RangeError.
+ * A copy of `value` with each secret cut out of every string reachable from it, at any depth: an
+ * SDK error's message and stack, its parsed body, its response headers (a `Headers` object or a
+ * plain record), its cause chain, Maps and Sets. A gateway that echoes a key back would otherwise
+ * carry it into `cause` and every log of it.
+ *
+ * What it was given is never changed (a frozen error, a fetch `Headers` guarded as immutable, a
+ * getter without a setter are all fine), and it never throws: a part that cannot be read (a getter
+ * or a Proxy trap that throws) is left out of the copy. Only what leads to a secret is copied —
+ * errors keep their prototype (`instanceof` and `constructor.name` still work), `Headers` stay
+ * `Headers` — and the rest is shared as it is, so a value that holds no secret comes back itself.
+ * Streams and emitters (a response body, a socket) are not entered; secrets shorter than 8
+ * characters are ignored (they would cut ordinary words). The walk keeps its own stack: a body
+ * nested thousands deep is walked, not a RangeError.
  */
-export function redactSecrets(value: unknown, secrets: readonly (string | undefined)[]): void {
+export function redactSecrets<T>(value: T, secrets: readonly (string | undefined)[]): T {
   const usable = usableSecrets(secrets);
-  if (usable.length === 0) return;
-  const seen = new Set<object>();
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (next === null || typeof next !== "object" || seen.has(next) || !isData(next)) continue;
-    seen.add(next);
-    redactOwnStrings(next, usable, pending);
+  if (usable.length === 0) return value;
+  try {
+    if (typeof value === "string") return redactText(value, usable) as T;
+    const leading = objectsLeadingToSecrets(value, usable);
+    return leading.size === 0 ? value : (copyClean(value, usable, leading) as T);
+  } catch {
+    // Nothing above should throw; if something still does, no part of the original is passed on.
+    return (value instanceof Error ? new Error("[redacted: an error that could not be copied]") : undefined) as T;
   }
 }
 
@@ -49,48 +56,171 @@ function usableSecrets(secrets: readonly (string | undefined)[]): string[] {
   return secrets.filter((secret): secret is string => typeof secret === "string" && secret.length >= minSecretLength);
 }
 
-function redactOwnStrings(value: object, secrets: readonly string[], pending: unknown[]): void {
-  if (value instanceof Headers) {
-    for (const [name, header] of [...value]) {
-      const clean = redactText(header, secrets);
-      if (clean !== header) value.set(name, clean);
-    }
-    return;
-  }
-  const names = new Set<PropertyKey>([
-    ...Reflect.ownKeys(value),
-    ...(value instanceof Error ? ["message", "stack", "cause"] : []),
-  ]);
-  for (const name of names) {
-    const descriptor = Object.getOwnPropertyDescriptor(value, name);
-    if (!descriptor || !("value" in descriptor)) continue;
-    const field: unknown = descriptor.value;
-    if (typeof field === "string") {
-      const clean = redactText(field, secrets);
-      if (clean !== field && (descriptor.writable || descriptor.configurable)) {
-        Object.defineProperty(value, name, { ...descriptor, value: clean });
+/** One reachable part of an object: a key and its value (for Maps, Sets and Headers, the entries). */
+type Part = readonly [key: unknown, value: unknown];
+
+/**
+ * The object's parts as they are now, read without changing anything: own properties (an accessor
+ * read through its getter), an Error's message, stack and cause, a Map's, Set's or Headers' entries.
+ * What throws while being read is left out.
+ */
+function partsOf(value: object): Part[] {
+  const parts: Part[] = [];
+  if (!isData(value)) return parts;
+  if (value instanceof Headers || value instanceof Map || value instanceof Set) {
+    try {
+      for (const entry of value as Iterable<unknown>) {
+        if (value instanceof Set) parts.push([entry, entry]);
+        else parts.push(entry as Part);
       }
-    } else if (field !== null && typeof field === "object") {
-      pending.push(field);
+    } catch {
+      // An entry that cannot be read is left out.
+    }
+    if (value instanceof Headers) return parts;
+  }
+  let names: PropertyKey[];
+  try {
+    names = Reflect.ownKeys(value);
+  } catch {
+    return parts;
+  }
+  for (const name of names) {
+    try {
+      const descriptor = Object.getOwnPropertyDescriptor(value, name);
+      if (!descriptor) continue;
+      parts.push([name, "value" in descriptor ? descriptor.value : Reflect.get(value, name)]);
+    } catch {
+      // A getter or a Proxy trap that throws: left out.
     }
   }
-  if (value instanceof Map) {
-    for (const [key, entry] of value) {
-      if (typeof entry === "string") {
-        const clean = redactText(entry, secrets);
-        if (clean !== entry) value.set(key, clean);
-      } else pending.push(entry);
+  if (value instanceof Error) {
+    for (const name of ["message", "stack", "cause"] as const) {
+      if (names.includes(name)) continue;
+      try {
+        const field: unknown = value[name];
+        if (field !== undefined) parts.push([name, field]);
+      } catch {
+        // Left out.
+      }
     }
   }
+  return parts;
 }
 
-/** Plain data, errors and headers; not streams, sockets, emitters or binary buffers. */
+function holdsSecret(text: string, secrets: readonly string[]): boolean {
+  return secrets.some((secret) => text.includes(secret));
+}
+
+/** The objects reachable from `root` from which a string holding a secret can be reached (cycles included). */
+function objectsLeadingToSecrets(root: unknown, secrets: readonly string[]): Set<object> {
+  const parents = new Map<object, object[]>();
+  const holding: object[] = [];
+  const seen = new Set<object>();
+  const pending: object[] = isObject(root) ? [root] : [];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    for (const [key, field] of partsOf(next)) {
+      for (const part of [key, field]) {
+        if (typeof part === "string") {
+          if (holdsSecret(part, secrets)) holding.push(next);
+        } else if (isObject(part)) {
+          let list = parents.get(part);
+          if (!list) parents.set(part, (list = []));
+          list.push(next);
+          pending.push(part);
+        }
+      }
+    }
+  }
+  const leading = new Set<object>();
+  const up = [...holding];
+  while (up.length > 0) {
+    const next = up.pop()!;
+    if (leading.has(next)) continue;
+    leading.add(next);
+    up.push(...(parents.get(next) ?? []));
+  }
+  return leading;
+}
+
+/** The clean copy: each object on a path to a secret copied once (cycles kept as cycles), the rest shared. */
+function copyClean(root: unknown, secrets: readonly string[], leading: Set<object>): unknown {
+  const copies = new Map<object, object>();
+  const pending: [original: object, copy: object][] = [];
+  const cleanOf = (part: unknown): unknown => {
+    if (typeof part === "string") return redactText(part, secrets);
+    if (!isObject(part) || !leading.has(part)) return part;
+    let copy = copies.get(part);
+    if (!copy) {
+      copy = shellOf(part);
+      copies.set(part, copy);
+      pending.push([part, copy]);
+    }
+    return copy;
+  };
+  const result = cleanOf(root);
+  while (pending.length > 0) {
+    const [original, copy] = pending.pop()!;
+    const parts = partsOf(original);
+    if (copy instanceof Headers) {
+      for (const [name, header] of parts) {
+        try {
+          copy.append(String(name), String(cleanOf(header)));
+        } catch {
+          // A header the platform will not take back is left out.
+        }
+      }
+    } else if (copy instanceof Map) for (const [key, field] of parts) copy.set(cleanOf(key), cleanOf(field));
+    else if (copy instanceof Set) for (const [, field] of parts) copy.add(cleanOf(field));
+    else {
+      for (const [name, field] of parts) {
+        if (Array.isArray(copy) && name === "length") continue;
+        const enumerable = Object.prototype.propertyIsEnumerable.call(original, name as PropertyKey);
+        Object.defineProperty(copy, name as PropertyKey, {
+          value: cleanOf(field),
+          writable: true,
+          configurable: true,
+          enumerable: enumerable && !(copy instanceof Error && (name === "stack" || name === "message")),
+        });
+      }
+    }
+  }
+  return result;
+}
+
+/** An empty object of the same kind: Headers, Map, Set, array, or an object with the same prototype. */
+function shellOf(value: object): object {
+  if (value instanceof Headers) return new Headers();
+  if (value instanceof Map) return new Map();
+  if (value instanceof Set) return new Set();
+  if (Array.isArray(value)) return [];
+  let prototype: object | null = null;
+  try {
+    prototype = Object.getPrototypeOf(value) as object | null;
+  } catch {
+    // A Proxy whose trap throws: a plain object.
+  }
+  return Object.create(prototype) as object;
+}
+
+function isObject(value: unknown): value is object {
+  return (typeof value === "object" && value !== null) || typeof value === "function";
+}
+
+/** Plain data, errors and headers; not streams, sockets, emitters, functions or binary buffers. */
 function isData(value: object): boolean {
+  if (typeof value === "function") return false;
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return false;
-  const candidate = value as { on?: unknown; pipe?: unknown; getReader?: unknown };
-  return (
-    typeof candidate.on !== "function" &&
-    typeof candidate.pipe !== "function" &&
-    typeof candidate.getReader !== "function"
-  );
+  try {
+    const candidate = value as { on?: unknown; pipe?: unknown; getReader?: unknown };
+    return (
+      typeof candidate.on !== "function" &&
+      typeof candidate.pipe !== "function" &&
+      typeof candidate.getReader !== "function"
+    );
+  } catch {
+    return false;
+  }
 }

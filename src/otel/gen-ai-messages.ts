@@ -22,7 +22,13 @@ export function genAIMessages(messages: readonly Message[]): GenAIMessage[] {
     if (message.role === "tool")
       return {
         role: "tool",
-        parts: [{ type: "tool_call_response", id: message.toolCallId, response: message.content }],
+        parts: [
+          {
+            type: "tool_call_response",
+            id: message.toolCallId,
+            response: typeof message.content === "string" ? message.content : message.content.map(genAIPart),
+          },
+        ],
       };
     const content = message.content as string | (UserContentPart | AssistantContentPart)[];
     return {

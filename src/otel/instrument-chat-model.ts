@@ -1,5 +1,5 @@
 import type { Span, Tracer } from "@opentelemetry/api";
-import type { ChatModel } from "../core/model/chat-model.js";
+import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelEvents } from "../core/events.js";
 import { requestAttributes, responseAttributes } from "./gen-ai-attributes.js";
 import { genAIMessages, genAIOutputMessage } from "./gen-ai-messages.js";
@@ -14,9 +14,9 @@ const { SpanKind, SpanStatusCode, trace } = lazyRequire<typeof import("@opentele
 
 export interface InstrumentOptions {
   /** @default trace.getTracer("keelson") from the global provider */
-  tracer?: Tracer;
+  tracer?: Tracer | undefined;
   /** Record the messages and the reply on the span (they may hold personal data). @default false */
-  recordContent?: boolean;
+  recordContent?: boolean | undefined;
 }
 
 /**
@@ -25,7 +25,7 @@ export interface InstrumentOptions {
  * events, and the tool_choice ladder rung. Returns a function that stops the instrumentation: no
  * span for a call after it, while the calls in flight still end theirs.
  */
-export function instrumentChatModel(model: ChatModel, options: InstrumentOptions = {}): () => void {
+export function instrumentChatModel(model: ChatModelLike, options: InstrumentOptions = {}): () => void {
   const tracer = options.tracer ?? trace.getTracer("keelson");
   /** The spans of the calls in flight, by call; whether the returned stop() was called. */
   const spans = new Map<number, Span>();

@@ -1,12 +1,18 @@
-import type { Message, ToolCall, ToolMessage } from "../core/messages.js";
-import type { Tool, ToolDefinition } from "../core/tool.js";
-import type { ToolResult } from "./run-step.js";
-import type { RunToolsOptions } from "./run-tools-options.js";
+import type { Message, ToolCall } from "../core/messages.js";
+import type { Tool } from "../core/tool.js";
+import { eitherSignal } from "../internal/abort.js";
+import type { Approvals, PendingApproval } from "./approvals.js";
+import type { RunEvent } from "./run-event.js";
+import type { StepOutcome, ToolResult } from "./run-step.js";
+import type { AuthorizeContext, Authorization } from "./run-tools-options.js";
+import { checkOutput, describeError, resultMessage, toolMessage } from "./tool-output.js";
+
+export { describeError } from "./tool-output.js";
 
 /** What one step's executions share. */
 export interface StepExecution {
-  tools: ReadonlyMap<string, Tool | ToolDefinition>;
-  authorize: RunToolsOptions["authorize"];
+  tools: ReadonlyMap<string, Tool>;
+  authorize: ((call: ToolCall, context: AuthorizeContext) => Authorization | PromiseLike<Authorization>) | undefined;
   toolErrors: "send" | "throw";
   concurrency: number;
   signal: AbortSignal;
@@ -15,11 +21,16 @@ export interface StepExecution {
   stepIndex: number;
   /** The transcript so far, the step's assistant message last. */
   messages: readonly Message[];
+  /** A person's decisions on the calls of a waiting run. */
+  approvals: Approvals | undefined;
+  /** Each call's execution id, in call order. */
+  executionIds: readonly string[];
+  emit: ((event: RunEvent) => void) | undefined;
   /** Told of each result as it settles (in completion order). */
   onResult?: ((result: ToolResult) => void) | undefined;
 }
 
-/** A tool that threw with `toolErrors: "throw"`: it ends the run. */
+/** A tool that threw with `toolErrors: "throw"` (or whose result failed its `outputSchema`): it ends the run. */
 export class ToolFailure {
   constructor(
     readonly toolCall: ToolCall,
@@ -27,16 +38,106 @@ export class ToolFailure {
   ) {}
 }
 
-/**
- * Runs a step's calls, at most `concurrency` at once, and returns their results in call order.
- * Rejects at once with the AbortError when the signal aborts (a tool that ignores its signal is
- * left behind, its result dropped), or with a ToolFailure when a tool throws and `toolErrors` is "throw".
- */
-export function executeStep(calls: readonly ToolCall[], execution: StepExecution): Promise<ToolResult[]> {
-  return Promise.race([executeAll(calls, execution), execution.aborted]);
+/** A tool's `timeoutMs` passed: its signal was aborted. */
+class ToolTimeout extends Error {
+  constructor(timeoutMs: number) {
+    super(`it timed out after ${timeoutMs} ms (its timeoutMs) and its signal was aborted`);
+    this.name = "TimeoutError";
+  }
 }
 
-async function executeAll(calls: readonly ToolCall[], execution: StepExecution): Promise<ToolResult[]> {
+type Verdict =
+  | { kind: "run" }
+  | { kind: "refuse"; reason: string }
+  | { kind: "ask"; reason?: string }
+  | { kind: "error"; error: unknown };
+
+/**
+ * Runs a step's calls: first each one's gate in call order (a person's decision, `authorize`, the
+ * tool's `needsApproval`); when one asks for approval, none runs and the step's calls wait. Else
+ * the calls run, at most `concurrency` at once, and their results come back in call order. Rejects
+ * at once with the AbortError when the signal aborts (a tool that ignores its signal is left
+ * behind, its result dropped), or with a ToolFailure under `toolErrors: "throw"`.
+ */
+export function executeStep(calls: readonly ToolCall[], execution: StepExecution): Promise<StepOutcome> {
+  return Promise.race([gateAndExecute(calls, execution), execution.aborted]);
+}
+
+async function gateAndExecute(calls: readonly ToolCall[], execution: StepExecution): Promise<StepOutcome> {
+  const verdicts: { verdict: Verdict; gateMs: number }[] = [];
+  const pending: PendingApproval[] = [];
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index]!;
+    const executionId = execution.executionIds[index]!;
+    execution.emit?.({ type: "tool-requested", step: execution.stepIndex, executionId, toolCall: call });
+    // A call nothing checks (no authorize, no decision, no needsApproval) runs without a gate's await.
+    if (!execution.authorize && !execution.approvals && execution.tools.get(call.name)?.needsApproval === undefined) {
+      verdicts.push(noGate);
+      continue;
+    }
+    const started = performance.now();
+    const verdict = await gate(call, executionId, execution);
+    verdicts.push({ verdict, gateMs: performance.now() - started });
+    if (verdict.kind === "ask") {
+      pending.push(verdict.reason === undefined ? { toolCall: call } : { toolCall: call, reason: verdict.reason });
+      execution.emit?.({
+        type: "tool-approval-requested",
+        step: execution.stepIndex,
+        executionId,
+        toolCall: call,
+        ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+      });
+    }
+  }
+  if (pending.length > 0) return { pending };
+  return { results: await executeAll(calls, verdicts, execution) };
+}
+
+async function gate(call: ToolCall, executionId: string, execution: StepExecution): Promise<Verdict> {
+  const { approvals, signal } = execution;
+  if (approvals !== undefined && Object.hasOwn(approvals, call.id)) {
+    const decision = approvals[call.id];
+    if (decision === true) return { kind: "run" };
+    return {
+      kind: "refuse",
+      reason: typeof decision === "string" && decision.trim() !== "" ? decision : personRefusal,
+    };
+  }
+  try {
+    if (execution.authorize) {
+      const verdict = await execution.authorize(call, {
+        signal,
+        stepIndex: execution.stepIndex,
+        messages: execution.messages,
+        executionId,
+      });
+      if (verdict === "ask") return { kind: "ask" };
+      // Only `true` runs the tool: a hook that forgot to return refuses, it does not allow.
+      if (verdict !== true)
+        return {
+          kind: "refuse",
+          reason: typeof verdict === "string" && verdict.trim() !== "" ? verdict : defaultRefusal,
+        };
+    }
+    const needsApproval = execution.tools.get(call.name)?.needsApproval;
+    if (needsApproval === true) return { kind: "ask" };
+    if (
+      typeof needsApproval === "function" &&
+      (await needsApproval(call.args, { signal, toolCall: call, executionId })) === true
+    )
+      return { kind: "ask" };
+    return { kind: "run" };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return { kind: "error", error };
+  }
+}
+
+async function executeAll(
+  calls: readonly ToolCall[],
+  verdicts: readonly { verdict: Verdict; gateMs: number }[],
+  execution: StepExecution,
+): Promise<ToolResult[]> {
   const results = new Array<ToolResult>(calls.length);
   let next = 0;
   let failed = false;
@@ -44,7 +145,8 @@ async function executeAll(calls: readonly ToolCall[], execution: StepExecution):
     while (next < calls.length && !failed && !execution.signal.aborted) {
       const index = next++;
       try {
-        const result = await executeCall(calls[index]!, execution);
+        const { verdict, gateMs } = verdicts[index]!;
+        const result = await executeCall(calls[index]!, verdict, gateMs, execution.executionIds[index]!, execution);
         results[index] = result;
         execution.onResult?.(result);
       } catch (error) {
@@ -59,69 +161,72 @@ async function executeAll(calls: readonly ToolCall[], execution: StepExecution):
   return results;
 }
 
-async function executeCall(call: ToolCall, execution: StepExecution): Promise<ToolResult> {
-  const { signal } = execution;
+async function executeCall(
+  call: ToolCall,
+  verdict: Verdict,
+  gateMs: number,
+  executionId: string,
+  execution: StepExecution,
+): Promise<ToolResult> {
+  const { signal, emit } = execution;
+  const step = execution.stepIndex;
   const started = performance.now();
-  const settled = (fields: Omit<ToolResult, "toolCall" | "durationMs">): ToolResult => ({
+  const settled = (fields: Omit<ToolResult, "toolCall" | "durationMs" | "executionId">): ToolResult => ({
     toolCall: call,
+    executionId,
     ...fields,
-    durationMs: performance.now() - started,
+    durationMs: gateMs + performance.now() - started,
   });
+  if (verdict.kind === "refuse") {
+    const content = `Not authorized: ${verdict.reason} The tool '${call.name}' was not run.`;
+    emit?.({ type: "tool-refused", step, executionId, toolCall: call, reason: verdict.reason });
+    return settled({ result: content, refused: verdict.reason, message: toolMessage(call, content) });
+  }
   try {
-    if (execution.authorize) {
-      const verdict = await execution.authorize(call, {
-        signal,
-        stepIndex: execution.stepIndex,
-        messages: execution.messages,
-      });
-      // Only `true` runs the tool: a hook that forgot to return refuses, it does not allow.
-      if (verdict !== true) {
-        const refused = typeof verdict === "string" && verdict.trim() !== "" ? verdict : defaultRefusal;
-        const content = `Not authorized: ${refused} The tool '${call.name}' was not run.`;
-        return settled({ result: content, refused, message: toolMessage(call, content) });
-      }
-    }
-    const execute = execution.tools.get(call.name)?.execute;
-    if (!execute) throw new Error(`no tool named '${call.name}' can run here`);
-    const result: unknown = await execute(call.args, { signal, toolCall: call });
-    return settled({ result, message: toolMessage(call, toContent(result, call)) });
+    if (verdict.kind === "error") throw verdict.error;
+    const tool = execution.tools.get(call.name);
+    if (typeof tool?.execute !== "function") throw new Error(`no tool named '${call.name}' can run here`);
+    const result = checkOutput(tool, await executeTool(tool, call, executionId, signal));
+    const done = settled({ result, message: resultMessage(call, result) });
+    emit?.({ type: "tool-finished", step, executionId, toolCall: call, durationMs: done.durationMs, result });
+    return done;
   } catch (error) {
     if (signal.aborted) throw error;
     if (execution.toolErrors === "throw") throw new ToolFailure(call, error);
-    const content = `Error: the tool '${call.name}' failed: ${describeError(error)}`;
-    return settled({ error, message: toolMessage(call, content) });
+    const content =
+      error instanceof Error && error.name === "ToolOutputMismatch"
+        ? `Error: ${error.message}`
+        : `Error: the tool '${call.name}' failed: ${describeError(error)}`;
+    const failed = settled({ error, message: toolMessage(call, content) });
+    emit?.({ type: "tool-finished", step, executionId, toolCall: call, durationMs: failed.durationMs, error });
+    return failed;
   }
 }
 
+/** The tool's `execute`, under its `timeoutMs` when it has one (its signal aborts when the time passes). */
+async function executeTool(tool: Tool, call: ToolCall, executionId: string, signal: AbortSignal): Promise<unknown> {
+  const execute = tool.execute!.bind(tool);
+  const { timeoutMs } = tool;
+  if (timeoutMs === undefined) return await execute(call.args, { signal, toolCall: call, executionId });
+  const timeout = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new ToolTimeout(timeoutMs);
+      timeout.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  try {
+    const callSignal = eitherSignal(signal, timeout.signal);
+    return await Promise.race([execute(call.args, { signal: callSignal, toolCall: call, executionId }), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const noGate = { verdict: { kind: "run" }, gateMs: 0 } as const;
 const defaultRefusal = "the application refused this call.";
+const personRefusal = "a person refused this call.";
 
-function toolMessage(call: ToolCall, content: string): ToolMessage {
-  return { role: "tool", toolCallId: call.id, toolName: call.name, content };
-}
-
-/** A string as is, anything else as JSON (`undefined` as `null`, which every provider takes). */
-function toContent(result: unknown, call: ToolCall): string {
-  if (typeof result === "string") return result;
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(result === undefined ? null : result);
-  } catch (error) {
-    throw new TypeError(`the result of '${call.name}' cannot be sent as JSON (${describeError(error)}).`, {
-      cause: error,
-    });
-  }
-  // A function or a symbol: JSON has no value for it.
-  if (json === undefined)
-    throw new TypeError(`the result of '${call.name}' cannot be sent as JSON (${typeof result}).`);
-  return json;
-}
-
-/** An error's message, for a tool message or a RunError: never throws, whatever was thrown. */
-export function describeError(error: unknown): string {
-  try {
-    if (error instanceof Error) return error.message || error.name;
-    return typeof error === "string" ? error : String(error);
-  } catch {
-    return "an error that cannot be shown as text";
-  }
-}
+export type { StepOutcome } from "./run-step.js";

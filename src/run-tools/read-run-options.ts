@@ -1,9 +1,9 @@
-import type { Tool, ToolDefinition } from "../core/tool.js";
+import { toolFrom, type Tool } from "../core/tool.js";
 import type { RunToolsOptions } from "./run-tools-options.js";
 
 /** A run's settings, checked and with their defaults. */
 export interface RunSettings {
-  tools: ReadonlyMap<string, Tool | ToolDefinition>;
+  tools: ReadonlyMap<string, Tool>;
   maxSteps: number;
   concurrency: number;
   toolErrors: "send" | "throw";
@@ -14,7 +14,8 @@ export function readRunOptions(options: RunToolsOptions): RunSettings {
   if (options === null || typeof options !== "object") {
     throw new TypeError("runTools expects { model, messages, tools, … }.");
   }
-  const { model, messages, tools, maxSteps = 10, concurrency = 4, toolErrors = "send" } = options;
+  const { model, messages, tools, runId } = options;
+  const { maxSteps = 10, concurrency = 4, toolErrors = "send" } = options;
   if (model === null || typeof model !== "object" || typeof model.create !== "function") {
     throw new TypeError(
       "runTools needs a model: pass { model: a ChatModel (createChatModel, new OpenAIChatModel, …) }.",
@@ -24,12 +25,13 @@ export function readRunOptions(options: RunToolsOptions): RunSettings {
     throw new TypeError("runTools needs messages: a non-empty array, e.g. [{ role: 'user', content: '…' }].");
   }
   if (!Array.isArray(tools)) throw new TypeError("runTools needs tools: an array of tools (see defineTool).");
-  const byName = new Map<string, Tool | ToolDefinition>();
+  const byName = new Map<string, Tool>();
   for (const tool of tools) {
-    const name: unknown = tool?.name;
-    if (typeof name !== "string") throw new TypeError("Each of runTools' tools needs a name (see defineTool).");
+    // Any shape defineTool takes (keelson's, `parameters`, OpenAI's function tool); anything else is its TypeError.
+    const defined = toolFrom(tool);
+    const { name } = defined;
     if (byName.has(name)) throw new TypeError(`Two tools are named '${name}': give each tool of a run its own name.`);
-    byName.set(name, tool);
+    byName.set(name, defined);
   }
   if (!(Number.isInteger(maxSteps) && maxSteps >= 1)) {
     throw new TypeError(`maxSteps must be a positive integer (model calls at most), got ${String(maxSteps)}.`);
@@ -40,7 +42,14 @@ export function readRunOptions(options: RunToolsOptions): RunSettings {
   if (toolErrors !== "send" && toolErrors !== "throw") {
     throw new TypeError(`toolErrors must be "send" or "throw", got ${JSON.stringify(toolErrors)}.`);
   }
-  for (const hook of ["authorize", "onStep"] as const) {
+  const { strategy } = options;
+  if (strategy !== undefined && strategy !== "ask-execute" && strategy !== "plan-execute") {
+    throw new TypeError(`strategy must be "ask-execute" or "plan-execute", got ${JSON.stringify(strategy)}.`);
+  }
+  if (runId !== undefined && (typeof runId !== "string" || runId.trim() === "")) {
+    throw new TypeError(`runId must be a non-empty string (a waiting run's run.runId), got ${JSON.stringify(runId)}.`);
+  }
+  for (const hook of ["authorize", "onStep", "prepareStep", "onEvent"] as const) {
     if (options[hook] !== undefined && typeof options[hook] !== "function") {
       throw new TypeError(`${hook} must be a function, got ${typeof options[hook]}.`);
     }

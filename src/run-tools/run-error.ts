@@ -7,9 +7,10 @@ const symbol = Symbol.for(marker);
 
 /**
  * Why a run ended without an answer: the model failed after its retries, the run was aborted, a
- * tool threw with `toolErrors: "throw"`, or `maxSteps` model calls were made without an answer.
+ * tool threw with `toolErrors: "throw"` (`tool-output`: its result failed its `outputSchema`), or
+ * `maxSteps` model calls were made without an answer.
  */
-export type RunErrorReason = "model-error" | "aborted" | "tool-error" | "max-steps";
+export type RunErrorReason = "model-error" | "aborted" | "tool-error" | "tool-output" | "max-steps" | "budget";
 
 export interface RunErrorOptions extends ChatModelErrorOptions {
   reason: RunErrorReason;
@@ -30,7 +31,7 @@ export class RunError extends ChatModelError {
   readonly messages: Message[];
   /** The completed steps. */
   readonly steps: RunStep[];
-  /** With reason `tool-error`: the call whose tool threw. */
+  /** With reason `tool-error` or `tool-output`: the call whose tool threw or returned a mismatch. */
   readonly toolCall: ToolCall | undefined;
 
   constructor(message: string, options: RunErrorOptions) {

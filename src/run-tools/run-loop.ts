@@ -1,11 +1,19 @@
 import { ChatModelError, describeModel } from "../core/errors/chat-model-error.js";
 import type { ChatModelInput } from "../core/input.js";
-import type { Message, ToolCall } from "../core/messages.js";
+import { messageText, messageToolCalls, type AssistantMessage, type Message, type ToolCall } from "../core/messages.js";
+import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelOutput } from "../core/output.js";
-import type { Tool, ToolDefinition } from "../core/tool.js";
+import type { AnyTool, Tool } from "../core/tool.js";
+import { emptyUsage } from "../core/usage.js";
 import { abortError } from "../internal/abort.js";
-import { describeError, executeStep, ToolFailure } from "./execute-step.js";
+import { generateToolCallId } from "../internal/generate-id.js";
+import { checkApprovals, heldTurn, type PendingApproval } from "./approvals.js";
+import { describeError, executeStep, ToolFailure, type StepExecution, type StepOutcome } from "./execute-step.js";
+import { applyStepSettings, type PreparedStep } from "./prepare-step.js";
+import { planExecute, type Plan, type PlanRun } from "./plan-execute.js";
+import { guardedListener } from "./run-event.js";
 import { readRunOptions } from "./read-run-options.js";
+import { budgetExceeded, checkRunBudget } from "./run-budget.js";
 import { RunError, type RunErrorReason } from "./run-error.js";
 import type { RunPart } from "./run-part.js";
 import type { RunStep, ToolResult } from "./run-step.js";
@@ -31,11 +39,19 @@ export async function* runLoop(
   progress: RunProgress = { messages: [], steps: [] },
 ): AsyncGenerator<RunPart, RunResult, undefined> {
   const settings = readRunOptions(options);
-  const { model, tools, toolChoice, responseFormat, authorize, onStep, signal: callerSignal } = options;
+  const { model, toolChoice, responseFormat, authorize, onStep, prepareStep, signal: callerSignal } = options;
+  const emit = guardedListener(options.onEvent);
   const callOptions = pickCallOptions(options);
+  const budget = checkRunBudget(options.budget, model);
   const transcript = progress.messages;
   for (const message of options.messages) transcript.push(message);
   const { steps } = progress;
+  const runId = options.runId ?? `run-${generateToolCallId().slice(5)}`;
+  const held = heldTurn(transcript);
+  const approvals = checkApprovals(options.approvals, held);
+  // The assistant turns so far: the `n` of a new step's execution ids.
+  let turns = 0;
+  for (const message of transcript) if (message.role === "assistant") turns++;
 
   // The run's own signal: the caller's abort, a stream closed early, or a tool-error ending the run
   // reach every call and tool in flight; the caller's signal keeps no listener after the run.
@@ -63,8 +79,156 @@ export async function* runLoop(
     });
   const abortedAt = (stepIndex: number) =>
     runError("aborted", `The run was aborted at step ${stepIndex + 1}.`, abortError(signal));
+  const endRun = (
+    output: ChatModelOutput,
+    toolCalls: ToolCall[],
+    pendingApprovals: PendingApproval[],
+    plan?: Plan,
+  ): RunResult => {
+    ended = true;
+    return {
+      ...(plan === undefined ? {} : { plan }),
+      status: pendingApprovals.length > 0 ? "awaiting-approval" : "done",
+      runId,
+      messages: transcript.slice(),
+      output,
+      steps: steps.slice(),
+      text: output.text,
+      object: output.object,
+      toolCalls,
+      pendingApprovals,
+      usage: sumUsage(steps.map((each) => each.usage)),
+    };
+  };
+  /** A step's calls run (or held), their results yielded as they settle when streamed. */
+  async function* runCalls(
+    calls: readonly ToolCall[],
+    stepIndex: number,
+    turn: number,
+    indexes: readonly number[],
+    messages: readonly Message[],
+  ): AsyncGenerator<RunPart, StepOutcome, undefined> {
+    const settled: ToolResult[] = [];
+    let wake: (() => void) | undefined;
+    const execution: StepExecution = {
+      tools: settings.tools,
+      authorize: authorize as StepExecution["authorize"],
+      toolErrors: settings.toolErrors,
+      concurrency: settings.concurrency,
+      signal,
+      aborted,
+      stepIndex,
+      messages,
+      approvals,
+      executionIds: indexes.map((index) => `${runId}:step-${turn}:call-${index}`),
+      emit: emit as StepExecution["emit"],
+      onResult: streamed
+        ? (result) => {
+            settled.push(result);
+            wake?.();
+          }
+        : undefined,
+    };
+    const outcome = executeStep(calls, execution);
+    try {
+      if (streamed) {
+        let done = false;
+        const finish = () => {
+          done = true;
+          wake?.();
+        };
+        outcome.then(finish, finish);
+        for (;;) {
+          for (let result = settled.shift(); result; result = settled.shift())
+            yield { type: "tool-result", stepIndex, toolResult: result };
+          if (done) break;
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
+      }
+      return await outcome;
+    } catch (error) {
+      if (error instanceof ToolFailure) {
+        const output = error.cause instanceof Error && error.cause.name === "ToolOutputMismatch";
+        throw runError(
+          output ? "tool-output" : "tool-error",
+          output
+            ? `At step ${stepIndex + 1} (toolErrors: "throw"), ${describeError(error.cause)}`
+            : `The tool '${error.toolCall.name}' threw at step ${stepIndex + 1} (toolErrors: "throw"): ${describeError(error.cause)}`,
+          error.cause,
+          error.toolCall,
+        );
+      }
+      throw abortedAt(stepIndex);
+    }
+  }
+
+  /** One model call of the run, streamed when the run is: its step-start, its chunks, its output. */
+  async function* callModel(
+    stepModel: ChatModelLike,
+    input: ChatModelInput,
+    stepIndex: number,
+  ): AsyncGenerator<RunPart, ChatModelOutput, undefined> {
+    emit?.({ type: "step-start", step: stepIndex });
+    try {
+      if (!streamed) return await stepModel.create(input);
+      yield { type: "step-start", stepIndex };
+      const stream = stepModel.createStream(input);
+      for await (const chunk of stream) yield chunk;
+      return await stream.final();
+    } catch (error) {
+      if (signal.aborted) throw abortedAt(stepIndex);
+      // A call the model refused before any request (a TypeError: tools and options that do not fit) is the caller's to fix.
+      if (error instanceof TypeError && !ChatModelError.isInstance(error)) throw error;
+      throw runError(
+        "model-error",
+        `The model (${describeModel(stepModel)}) failed at step ${stepIndex + 1} of the run: ${describeError(error)}`,
+        error,
+      );
+    }
+  }
 
   try {
+    // A waiting run resumed: its held calls run (or wait again) before any model call.
+    const resumable = held?.calls.filter(({ call }) => typeof settings.tools.get(call.name)?.execute === "function");
+    if (held && resumable && resumable.length > 0) {
+      const calls = resumable.map(({ call }) => call);
+      const turn = held.turn;
+      const outcome = yield* runCalls(
+        calls,
+        turn,
+        turn,
+        resumable.map(({ index }) => index),
+        transcript.slice(),
+      );
+      if (outcome.pending) {
+        const message = findTurn(transcript, turn);
+        return endRun(heldOutput(message, model), [], outcome.pending);
+      }
+      for (const result of outcome.results) transcript.push(result.message);
+    }
+    if (options.strategy === "plan-execute") {
+      const planned = yield* planExecute({
+        model,
+        tools: settings.tools,
+        transcript,
+        steps,
+        maxSteps: settings.maxSteps,
+        replan: options.replan === true,
+        responseFormat,
+        callInput: {
+          ...callOptions,
+          ...(streamed ? { signal } : callerSignal === undefined ? {} : { signal: callerSignal }),
+        },
+        emit: emit as PlanRun["emit"],
+        callModel,
+        runCalls,
+        nextTurn: () => turns++,
+        fail: (reason, message) => runError(reason, message, undefined),
+      });
+      return endRun(planned.output, [], planned.waiting, planned.plan);
+    }
+    // The tools as defined (any shape given, read once): the same array every step, unless prepareStep changes it.
+    const definedTools: readonly Tool[] = [...settings.tools.values()];
     for (let stepIndex = 0; ; stepIndex++) {
       if (signal.aborted) throw abortedAt(stepIndex);
       if (stepIndex === settings.maxSteps) {
@@ -76,38 +240,35 @@ export async function* runLoop(
         );
       }
       const started = performance.now();
+      let prepared: PreparedStep = {
+        model,
+        messages: transcript.slice(),
+        tools: definedTools,
+        toolChoice,
+      };
+      if (prepareStep) {
+        prepared = applyStepSettings(
+          await prepareStep({ step: stepIndex, messages: transcript.slice(), steps: steps.slice() }),
+          prepared,
+          settings.tools,
+        );
+      }
+      const stepModel = prepared.model;
       const input: ChatModelInput = {
         ...callOptions,
-        messages: transcript.slice(),
-        // The same array every step: the model indexes a call's tools once per array.
-        tools: tools as (Tool | ToolDefinition)[],
+        messages: prepared.messages,
+        // The same array every step (unless prepareStep changed it): the model indexes a call's tools once per array.
+        tools: prepared.tools as AnyTool[],
         // A streamed step stops with the run (a stream closed while a step is awaited). A call of
         // runTools takes the caller's own signal: it then costs no signal of its own when nothing
         // can abort the run.
         ...(streamed ? { signal } : callerSignal === undefined ? {} : { signal: callerSignal }),
-        ...(toolChoice === undefined ? {} : { toolChoice }),
+        ...(prepared.toolChoice === undefined ? {} : { toolChoice: prepared.toolChoice }),
         ...(responseFormat === undefined ? {} : { responseFormat }),
       };
-      let output: ChatModelOutput;
-      try {
-        if (streamed) {
-          yield { type: "step-start", stepIndex };
-          const stream = model.createStream(input);
-          for await (const chunk of stream) yield chunk;
-          output = await stream.final();
-        } else {
-          output = await model.create(input);
-        }
-      } catch (error) {
-        if (signal.aborted) throw abortedAt(stepIndex);
-        // A call the model refused before any request (a TypeError: tools and options that do not fit) is the caller's to fix.
-        if (error instanceof TypeError && !ChatModelError.isInstance(error)) throw error;
-        throw runError(
-          "model-error",
-          `The model (${describeModel(model)}) failed at step ${stepIndex + 1} of the run: ${describeError(error)}`,
-          error,
-        );
-      }
+      const overspent = budget && (await budgetExceeded(budget, stepModel, input, steps));
+      if (overspent) throw runError("budget", overspent, undefined);
+      const output = yield* callModel(stepModel, input, stepIndex);
 
       const executable: ToolCall[] = [];
       const pending: ToolCall[] = [];
@@ -115,53 +276,14 @@ export async function* runLoop(
         if (typeof settings.tools.get(call.name)?.execute === "function") executable.push(call);
         else pending.push(call);
       }
+      const turn = turns++;
       let toolResults: ToolResult[] = [];
+      let waiting: PendingApproval[] = [];
       if (executable.length > 0) {
-        const settled: ToolResult[] = [];
-        let wake: (() => void) | undefined;
-        const execution = executeStep(executable, {
-          tools: settings.tools,
-          authorize,
-          toolErrors: settings.toolErrors,
-          concurrency: settings.concurrency,
-          signal,
-          aborted,
-          stepIndex,
-          messages: [...transcript, output.message],
-          onResult: streamed
-            ? (result) => {
-                settled.push(result);
-                wake?.();
-              }
-            : undefined,
-        });
-        try {
-          if (streamed) {
-            let done = false;
-            const finish = () => {
-              done = true;
-              wake?.();
-            };
-            execution.then(finish, finish);
-            for (;;) {
-              for (let result = settled.shift(); result; result = settled.shift())
-                yield { type: "tool-result", stepIndex, toolResult: result };
-              if (done) break;
-              await new Promise<void>((resolve) => (wake = resolve));
-            }
-          }
-          toolResults = await execution;
-        } catch (error) {
-          if (error instanceof ToolFailure) {
-            throw runError(
-              "tool-error",
-              `The tool '${error.toolCall.name}' threw at step ${stepIndex + 1} (toolErrors: "throw"): ${describeError(error.cause)}`,
-              error.cause,
-              error.toolCall,
-            );
-          }
-          throw abortedAt(stepIndex);
-        }
+        const indexes = executable.map((call) => output.toolCalls.indexOf(call));
+        const outcome = yield* runCalls(executable, stepIndex, turn, indexes, [...transcript, output.message]);
+        if (outcome.pending) waiting = outcome.pending;
+        else toolResults = outcome.results;
       }
 
       transcript.push(output.message);
@@ -174,20 +296,11 @@ export async function* runLoop(
         durationMs: performance.now() - started,
       };
       steps.push(step);
+      emit?.({ type: "step-finish", step: stepIndex, runStep: step });
       if (streamed) yield { type: "step-finish", step };
       await onStep?.(step);
-      if (output.toolCalls.length === 0 || pending.length > 0) {
-        ended = true;
-        return {
-          messages: transcript.slice(),
-          output,
-          steps: steps.slice(),
-          text: output.text,
-          object: output.object,
-          toolCalls: pending,
-          usage: sumUsage(steps.map((each) => each.usage)),
-        };
-      }
+      if (waiting.length > 0) return endRun(output, [], waiting);
+      if (output.toolCalls.length === 0 || pending.length > 0) return endRun(output, pending, []);
     }
   } finally {
     callerSignal?.removeEventListener("abort", onAbort);
@@ -205,6 +318,33 @@ const callOptionNames: readonly (keyof RunCallOptions)[] = [
   "parallelToolCalls",
   "fallbackTool",
 ];
+
+/** The assistant message of a transcript's turn `turn` (counted over its assistant messages). */
+function findTurn(messages: readonly Message[], turn: number): AssistantMessage {
+  let seen = 0;
+  for (const message of messages) if (message.role === "assistant" && seen++ === turn) return message;
+  throw new Error(`no assistant turn ${turn}`);
+}
+
+/** The output of a held turn, for a resumed run that waits again before any model call: its message, no usage. */
+function heldOutput(message: AssistantMessage, model: ChatModelLike): ChatModelOutput {
+  return {
+    message,
+    text: messageText(message),
+    toolCalls: messageToolCalls(message),
+    reasoning: "",
+    finishReason: "tool-calls",
+    usage: emptyUsage(),
+    raw: undefined,
+    meta: {
+      toolChoice: "native",
+      repairs: [],
+      attempts: [],
+      cacheHit: false,
+      model: { providerId: model.providerId, modelId: model.modelId },
+    },
+  };
+}
 
 /** The model call options a run passes to every step, the ones given only. */
 function pickCallOptions(options: RunCallOptions): RunCallOptions {

@@ -1,9 +1,11 @@
 import type { ResponseFormat } from "../core/input.js";
+import type { ToolCall } from "../core/messages.js";
+import type { AnyTool } from "../core/tool.js";
 import { runLoop, type RunProgress } from "./run-loop.js";
 import { RunError } from "./run-error.js";
 import type { RunPart } from "./run-part.js";
 import { readRunOptions } from "./read-run-options.js";
-import type { RunObject, RunResult, RunToolsOptions } from "./run-tools-options.js";
+import type { RunObject, RunResult, RunToolCall, RunToolsOptions } from "./run-tools-options.js";
 
 /**
  * `runTools`, streamed: iterate it for the model's chunks and the tool results as they happen
@@ -11,19 +13,23 @@ import type { RunObject, RunResult, RunToolsOptions } from "./run-tools-options.
  * starts; a stream can be iterated once. Leaving the loop early aborts the run (its tools get the
  * signal) and `final()` rejects with `RunError` reason `aborted`.
  */
-export function streamTools<F extends ResponseFormat | undefined = undefined>(
-  options: RunToolsOptions<F>,
-): ToolRunStream<RunObject<F>> {
-  readRunOptions(options);
-  return new ToolRunStream<RunObject<F>>(options);
+export function streamTools<
+  F extends ResponseFormat | undefined = undefined,
+  const Tools extends readonly AnyTool[] = readonly AnyTool[],
+>(options: RunToolsOptions<F, Tools>): ToolRunStream<RunObject<F>, RunToolCall<Tools>> {
+  const untyped = options as unknown as RunToolsOptions;
+  readRunOptions(untyped);
+  return new ToolRunStream<RunObject<F>, RunToolCall<Tools>>(untyped);
 }
 
 /** A streamed run: an async iterable of `RunPart`s, with `final()` for the `RunResult`. */
-export class ToolRunStream<T = unknown> implements AsyncIterable<RunPart> {
+export class ToolRunStream<T = unknown, Call extends ToolCall<string, unknown> = ToolCall> implements AsyncIterable<
+  RunPart<Call>
+> {
   readonly #options: RunToolsOptions;
   #started = false;
-  readonly #final: Promise<RunResult<T>>;
-  #resolve!: (result: RunResult<T>) => void;
+  readonly #final: Promise<RunResult<T, Call>>;
+  #resolve!: (result: RunResult<T, Call>) => void;
   #reject!: (error: unknown) => void;
 
   /** @internal Use `streamTools`. */
@@ -37,7 +43,7 @@ export class ToolRunStream<T = unknown> implements AsyncIterable<RunPart> {
     this.#final.catch(() => {});
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<RunPart> {
+  [Symbol.asyncIterator](): AsyncIterator<RunPart<Call>> {
     if (this.#started) {
       throw new TypeError(
         "This run is already being read: a ToolRunStream can be iterated once. Use final() for the result.",
@@ -51,9 +57,9 @@ export class ToolRunStream<T = unknown> implements AsyncIterable<RunPart> {
       next: async () => {
         try {
           const next = await run.next();
-          if (!next.done) return next;
+          if (!next.done) return next as IteratorYieldResult<RunPart<Call>>;
           settled = true;
-          this.#resolve(next.value as RunResult<T>);
+          this.#resolve(next.value as unknown as RunResult<T, Call>);
           return { done: true, value: undefined };
         } catch (error) {
           settled = true;
@@ -84,7 +90,7 @@ export class ToolRunStream<T = unknown> implements AsyncIterable<RunPart> {
   }
 
   /** The run's result once it ends; runs it (reading the stream) if nobody iterates it. */
-  async final(): Promise<RunResult<T>> {
+  async final(): Promise<RunResult<T, Call>> {
     if (!this.#started) {
       for await (const _part of this) {
         // drained for the result

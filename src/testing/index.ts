@@ -21,6 +21,7 @@ export {
 } from "./scripted-steps.js";
 export { RecordingChatModel, type RecordingChatModelOptions } from "./record-replay/recording-chat-model.js";
 export { ReplayChatModel, type ReplayChatModelOptions } from "./record-replay/replay-chat-model.js";
+export { CassetteError } from "./record-replay/cassette-error.js";
 export {
   readCassette,
   redactSecrets,

@@ -12,7 +12,7 @@ import type { AnswerStep, ErrorSpec, ScriptedStep, StreamStep } from "./scripted
 
 export interface ScriptedChatModelOptions extends ChatModelOptions {
   /** @default "scripted" */
-  modelId?: string;
+  modelId?: string | undefined;
 }
 
 /** A recorded provider input: what a real provider would have been sent (the signal left out). */

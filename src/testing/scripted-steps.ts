@@ -7,15 +7,15 @@ import type { Usage } from "../core/usage.js";
 /** Options of an answering step. */
 export interface StepOptions {
   /** Token counts the step reports. @default { inputTokens: 10, outputTokens: 5 } */
-  usage?: Partial<Usage>;
+  usage?: Partial<Usage> | undefined;
   /** @default "tool-calls" for a tool-call step, else "stop" */
-  finishReason?: FinishReason;
+  finishReason?: FinishReason | undefined;
   /** Reasoning text that comes with the answer. @default none */
-  reasoning?: string;
+  reasoning?: string | undefined;
   /** How the text is split when the step is streamed. @default split into words */
-  chunks?: string[];
+  chunks?: string[] | undefined;
   /** Waits this long before answering (ends at once on abort), to test timeouts and aborts. */
-  delayMs?: number;
+  delayMs?: number | undefined;
 }
 
 /** One tool call of a scripted step. */
@@ -25,16 +25,21 @@ export interface ScriptedToolCall {
   /** An object, or a raw string exactly as a provider might send it (broken JSON included). */
   args: Record<string, unknown> | string;
   /** The provider's id of the call. @default none (keelson fills a `call_…` id and reports the repair) */
-  id?: string;
+  id?: string | undefined;
 }
 
 /** A step that answers (text or tool calls). */
 export type AnswerStep =
   | ({ type: "text"; text: string } & StepOptions)
-  | ({ type: "tool-calls"; calls: ScriptedToolCall[]; text?: string } & StepOptions);
+  | ({ type: "tool-calls"; calls: ScriptedToolCall[]; text?: string | undefined } & StepOptions);
 
-export type ErrorStep = { type: "error"; error: Error | ErrorSpec; delayMs?: number };
-export type StreamStep = { type: "stream"; chunks: ChatModelChunk[]; error?: Error | ErrorSpec; delayMs?: number };
+export type ErrorStep = { type: "error"; error: Error | ErrorSpec; delayMs?: number | undefined };
+export type StreamStep = {
+  type: "stream";
+  chunks: ChatModelChunk[];
+  error?: Error | ErrorSpec | undefined;
+  delayMs?: number | undefined;
+};
 /** A step computed from what reached the provider. */
 export type FunctionStep = (input: ProviderInput, context: RunContext) => ScriptedStep | Promise<ScriptedStep>;
 
@@ -44,15 +49,15 @@ export type ScriptedStep = AnswerStep | ErrorStep | StreamStep | FunctionStep;
 /** A provider error as an adapter would raise it. */
 export interface ErrorSpec {
   statusCode: number;
-  message?: string;
-  headers?: Record<string, string>;
+  message?: string | undefined;
+  headers?: Record<string, string> | undefined;
   /** The provider's error code, e.g. "insufficient_quota". */
-  code?: string;
+  code?: string | undefined;
   /** Mark a 400 as refusing a tool_choice value, as adapters do, so the ladder learns. */
-  rejectedToolChoice?: "auto" | "none" | "required" | "single";
+  rejectedToolChoice?: "auto" | "none" | "required" | "single" | undefined;
   /** Mark a 400 as refusing any part of the request keelson learns from (the response format, a parameter, …). */
-  rejectedParameter?: RejectedParameter;
-  isRetryable?: boolean;
+  rejectedParameter?: RejectedParameter | undefined;
+  isRetryable?: boolean | undefined;
 }
 
 /** The model answers with text. */
@@ -81,14 +86,14 @@ export function rawStep(text: string, options: StepOptions = {}): ScriptedStep {
 }
 
 /** The provider fails: an Error as is, or `{ statusCode, message?, headers? }` as the ProviderError an adapter raises. */
-export function errorStep(error: Error | ErrorSpec, options: { delayMs?: number } = {}): ScriptedStep {
+export function errorStep(error: Error | ErrorSpec, options: { delayMs?: number | undefined } = {}): ScriptedStep {
   return { type: "error", error, ...options };
 }
 
 /** A streamed reply given chunk by chunk; `error` is thrown after the chunks (a stream that breaks). */
 export function streamStep(
   chunks: (ChatModelChunk | string)[],
-  options: { error?: Error | ErrorSpec; delayMs?: number } = {},
+  options: { error?: Error | ErrorSpec | undefined; delayMs?: number | undefined } = {},
 ): ScriptedStep {
   return {
     type: "stream",

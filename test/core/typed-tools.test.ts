@@ -64,7 +64,8 @@ describe("typed tools", () => {
       name: "lookup_incident",
       args: { incident_id: "inc-1" },
     } as const;
-    const result = await tool.execute?.(toolCall.args, { signal: new AbortController().signal, toolCall });
+    const context = { signal: new AbortController().signal, toolCall, executionId: "run-1:step-0:call-0" };
+    const result = await tool.execute?.(toolCall.args, context);
     expect(result).toBe("lookup_incident: INC-1");
   });
 

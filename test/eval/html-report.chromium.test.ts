@@ -11,7 +11,7 @@ if (!haveChromium)
   console.warn(`Skipping the HTML report's Chromium test: no ${chromiumPath} (apt-get install chromium).`);
 
 describe.skipIf(!haveChromium)("the HTML report in headless Chromium", () => {
-  it("should draw its three charts and the failing cases with their messages, with no error and no request", async () => {
+  it("should show the recommendation, a real table, its three charts with no label clipped and the failing cases, with no error and no request", async () => {
     const { chromium } = await import("playwright-core");
     const report = await evaluate({
       cases: "examples/eval/cases",
@@ -76,6 +76,56 @@ describe.skipIf(!haveChromium)("the HTML report in headless Chromium", () => {
       }
       expect(charts[0]!.labels).toContain("91.7%");
       expect(charts[2]!.labels).toContain("stripped-wrapper");
+
+      // Every text of every chart lies inside its SVG: no bar label or axis label clipped.
+      const clipped = await page.$$eval("figure[data-chart] svg", (svgs) =>
+        svgs.flatMap((svg) => {
+          const box = svg.getBoundingClientRect();
+          return [...svg.querySelectorAll("text")]
+            .filter((text) => {
+              const size = text.getBoundingClientRect();
+              return (
+                size.width > 0 &&
+                (size.left < box.left - 0.5 ||
+                  size.right > box.right + 0.5 ||
+                  size.top < box.top - 0.5 ||
+                  size.bottom > box.bottom + 0.5)
+              );
+            })
+            .map((text) => text.textContent);
+        }),
+      );
+      expect(clipped).toEqual([]);
+
+      // The table is a table: a header, one row per model × profile, the recommended row marked.
+      const header = await page.$$eval("table#table thead th", (cells) => cells.map((cell) => cell.textContent));
+      expect(header.slice(0, 4)).toEqual(["model", "profile", "cases", "success"]);
+      const rows = await page.$$eval("table#table tbody tr", (trs) =>
+        trs.map((tr) => ({
+          cells: [...tr.children].map((cell) => cell.textContent),
+          recommended: tr.classList.contains("recommended"),
+        })),
+      );
+      expect(rows.map((row) => [row.cells[1], row.cells[3], row.recommended])).toEqual([
+        ["native", "12 (100.0%)", true],
+        ["response-format", "12 (100.0%)", false],
+        ["prompt", "11 (91.7%)", false],
+      ]);
+      // The recommendation stands out above the table and the charts, in its own box.
+      const recommendation = page.locator("section.recommendation");
+      await expect(recommendation.innerText()).resolves.toMatch(/ollama:qwen3:8b → native \(100\.0% success\)/);
+      const [boxTop, tableTop, chartTop] = await Promise.all(
+        ["section.recommendation", "table#table", "figure[data-chart]"].map((selector) =>
+          page
+            .locator(selector)
+            .first()
+            .evaluate((element) => element.getBoundingClientRect().top),
+        ),
+      );
+      expect(boxTop).toBeLessThan(tableTop!);
+      expect(tableTop).toBeLessThan(chartTop!);
+      const body = await page.locator("body").innerText();
+      expect(body).not.toContain("see the JSON or HTML report");
 
       const failure = page.locator('section.failure[data-case="04-choose-docs"]');
       await expect(failure.count()).resolves.toBe(1);

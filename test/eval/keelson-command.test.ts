@@ -33,10 +33,15 @@ async function run(argv: string[], options: { signal?: AbortSignal; onStderr?: (
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-/** The JSON report without what a replay does not fix: latencies, and the call ids keelson makes up. */
+/** The JSON report without what a replay does not fix: latencies (the warm-up's too), and the call ids keelson makes up. */
 function figures(path: string): unknown {
   return JSON.parse(readFileSync(path, "utf8"), (key, value: unknown) =>
-    key === "id" || key === "latencyMs" || key === "latency_ms" || key === "avg_latency_ms" || key === "p95LatencyMs"
+    key === "id" ||
+    key === "latencyMs" ||
+    key === "warmUpMs" ||
+    key === "latency_ms" ||
+    key === "avg_latency_ms" ||
+    key === "p95LatencyMs"
       ? "…"
       : value,
   );
@@ -85,7 +90,8 @@ describe("keelson eval", () => {
     expect(first.stdout).toContain(
       'prompt 04-choose-docs#1 expectation: expected a call of search_docs; got get_time({"timezone":"UTC"})',
     );
-    expect(first.stdout).toContain("ollama:qwen3:8b → response-format (100.0%");
+    // native and response-format tie at 100%: the higher rung wins, whatever the latencies.
+    expect(first.stdout).toContain("ollama:qwen3:8b → native (100.0%");
     // Not a terminal: one plain line per run.
     expect(first.stderr.split("\n").filter((line) => /^\[\d+\/36\] ollama:qwen3:8b /.test(line))).toHaveLength(36);
 
@@ -113,8 +119,13 @@ describe("keelson eval", () => {
       "json-repaired": 0.083,
     });
     expect(json.recommendations).toEqual([
-      expect.objectContaining({ profile: "response-format", options: { toolChoiceSupport: [] } }),
+      expect.objectContaining({
+        profile: "native",
+        options: { toolChoiceSupport: ["auto", "none", "required", "single"] },
+      }),
     ]);
+    expect(json.noneWorked).toEqual([]);
+    expect(json.rows.map((row: { warmUpMs: unknown }) => typeof row.warmUpMs)).toEqual(["number", "number", "number"]);
     const html = readFileSync(join(dir, "report.html"), "utf8");
     expect(html.match(/<figure data-chart="[a-z-]+"><figcaption>[^<]+<\/figcaption><svg /g)).toHaveLength(3);
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);

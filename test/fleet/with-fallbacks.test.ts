@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  ChatModelError,
+  FallbackError,
   ProviderError,
   ToolCallError,
   defineTool,
@@ -135,12 +137,18 @@ describe("withFallbacks", () => {
       expect(output.text).toBe("Primary answers.");
     });
 
-    it("should rethrow the last model's error when every model fails", async () => {
-      const primary = scripted("primary", [failing({ statusCode: 503 }, mode)]);
+    it("should reject with a FallbackError listing every model's error when every model fails", async () => {
+      const primary = scripted("primary", [failing({ statusCode: 503, message: "primary is down" }, mode)]);
       const backup = scripted("backup", [failing({ statusCode: 429, message: "backup is full" }, mode)]);
       const { error } = await settleCall(withFallbacks([primary, backup]), ask, mode);
-      expect(error?.statusCode).toBe(429);
-      expect(error?.message).toContain("backup is full");
+      expect(FallbackError.isInstance(error)).toBe(true);
+      expect(ChatModelError.isInstance(error)).toBe(true);
+      const fallback = error as FallbackError;
+      expect(fallback.errors.map((each) => (each as ProviderError).statusCode)).toEqual([503, 429]);
+      expect(fallback.failures.map(({ model }) => model.modelId)).toEqual(["primary", "backup"]);
+      expect(fallback.cause).toBe(fallback.errors[1]);
+      expect(fallback.message).toMatch(/scripted primary: .*primary is down/);
+      expect(fallback.message).toMatch(/scripted backup: .*backup is full/);
     });
 
     it("should let each model take its own tool_choice rung", async () => {

@@ -75,11 +75,15 @@ describe.each(runModes)("%s", (mode) => {
     expect(run.steps[0]!.toolResults).toEqual([
       {
         toolCall: context.toolCall,
+        executionId: `${run.runId}:step-0:call-0`,
         result: incidents["INC-001"],
         message: run.messages[3],
         durationMs: expect.any(Number),
       },
     ]);
+    expect(context.executionId).toBe(`${run.runId}:step-0:call-0`);
+    expect(run.status).toBe("done");
+    expect(run.pendingApprovals).toEqual([]);
     expect(run.steps[1]!.toolResults).toEqual([]);
     expect(run.steps.map((step) => step.stepIndex)).toEqual([0, 1]);
     expect(run.steps[0]!.usage).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });

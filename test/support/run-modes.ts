@@ -1,4 +1,10 @@
-import type { ChatModel, ChatModelChunk, ChatModelInput, ChatModelOutput, ProviderError } from "../../src/index.js";
+import type {
+  ChatModelLike as ChatModel,
+  ChatModelChunk,
+  ChatModelInput,
+  ChatModelOutput,
+  ProviderError,
+} from "../../src/index.js";
 
 /** Every core behaviour runs through both entry points. */
 export const callModes = ["create", "createStream"] as const;

@@ -26,6 +26,27 @@ describe("keelsonMatchers", () => {
     );
   });
 
+  it("should match arguments as a subset, as eval's expect.toolCalls args do", async () => {
+    const nested = defineTool({
+      name: "page_oncall",
+      inputSchema: z.object({ team: z.object({ name: z.string(), region: z.string() }), tags: z.array(z.string()) }),
+    });
+    const model = new ScriptedChatModel([
+      toolCallStep("page_oncall", { team: { name: "identity", region: "eu" }, tags: ["auth", "p1"] }),
+    ]);
+    const output = await model.create({ messages: [user("page")], tools: [nested] });
+    // Extra arguments, at any depth, are fine.
+    expect(output).toHaveToolCall("page_oncall", { team: { name: "identity" } });
+    expect(output).toHaveToolCall("page_oncall", { tags: ["auth", expect.any(String)] });
+    // A missing or different argument is not; arrays match element by element.
+    expect(output).not.toHaveToolCall("page_oncall", { team: { name: "payments" } });
+    expect(output).not.toHaveToolCall("page_oncall", { tags: ["auth"] });
+    expect(output).not.toHaveToolCall("page_oncall", { urgency: undefined });
+    expect(() => expect(output).toHaveToolCall("page_oncall", { team: { region: "us" } })).toThrow(
+      /expected a call to 'page_oncall' with arguments containing/,
+    );
+  });
+
   it("should match text exactly or by pattern", async () => {
     const model = new ScriptedChatModel([textStep("INC-001 is an auth-api outage.")]);
     const output = await model.create({ messages: [{ role: "user", content: "x" }] });

@@ -30,7 +30,7 @@ export async function createAnthropicMessage(
       connection.client.messages.create(body, requestOptions(connection, context.signal)),
       context.signal,
     );
-    return readAnthropicMessage(message);
+    return readAnthropicMessage(message, connection.modelId);
   } catch (error) {
     throw callError(connection, error, input, context.signal);
   }
@@ -74,4 +74,21 @@ type RequestOptions = NonNullable<Parameters<Anthropic["messages"]["create"]>[1]
 /** The SDK's request options: retries off, the call's signal and timeout, a long call's dispatcher. */
 function requestOptions(connection: AnthropicConnection, signal: AbortSignal, stream = false): RequestOptions {
   return sdkRequestOptions(connection.client as unknown as SDKClientLike, signal, stream) as RequestOptions;
+}
+
+/** The input tokens of a request, counted by Anthropic's count_tokens endpoint (the request's fields that count). */
+export async function countAnthropicTokens(connection: AnthropicConnection, input: ProviderInput): Promise<number> {
+  const body = buildAnthropicRequest(connection.modelId, input, connection.defaultMaxTokens, false);
+  const { model, messages, system, tools, tool_choice, thinking } = body;
+  const params = { model, messages, system, tools, tool_choice, thinking };
+  for (const key of Object.keys(params) as (keyof typeof params)[]) if (params[key] === undefined) delete params[key];
+  try {
+    const counted = await connection.client.messages.countTokens(
+      params as Anthropic.MessageCountTokensParams,
+      requestOptions(connection, input.signal),
+    );
+    return counted.input_tokens;
+  } catch (error) {
+    throw callError(connection, error, input, input.signal);
+  }
 }

@@ -11,20 +11,20 @@ export interface AnthropicClientLike {
 
 export interface AnthropicChatModelOptions extends ChatModelOptions {
   /** @default process.env.ANTHROPIC_API_KEY */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** @default process.env.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com" */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** Extra headers sent with every request (an `anthropic-beta` flag, say). @default none */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * `max_tokens` for a call whose `parameters.maxTokens` is unset: the Messages API requires one.
    * @default 4096
    */
-  defaultMaxTokens?: number;
+  defaultMaxTokens?: number | undefined;
   /**
    * A ready `@anthropic-ai/sdk` client, used as it is (`apiKey`, `baseURL` and `headers` are then
    * ignored). Its own retries are turned off per request: keelson owns the retries.
    * @default a client built from the options above, with `maxRetries: 0`
    */
-  client?: AnthropicClientLike;
+  client?: AnthropicClientLike | undefined;
 }

@@ -1,3 +1,5 @@
+import { noteModelCredentials } from "../../internal/model-credentials.js";
+import { anthropicSecrets } from "./anthropic-secrets.js";
 import type Anthropic from "@anthropic-ai/sdk";
 import { ChatModel } from "../../core/model/chat-model.js";
 import type { ProviderInput, RunContext } from "../../core/input.js";
@@ -54,6 +56,8 @@ export class AnthropicChatModel extends ChatModel {
     // A caller's client is an @anthropic-ai/sdk client, typed structurally in the options.
     this.client =
       (client as Anthropic | undefined) ?? createAnthropicClient(apiKey, baseURL, headers, this.maxResponseBytes);
+    const held = this.client;
+    noteModelCredentials(this, () => anthropicSecrets(held));
   }
 
   protected override get endpoint(): string {
@@ -66,6 +70,11 @@ export class AnthropicChatModel extends ChatModel {
 
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
     return chunkStream(() => withCalls((calls) => calls.openAnthropicStream(this.connection(), input, context)));
+  }
+
+  /** Anthropic's count_tokens endpoint: the exact input tokens of a request. */
+  protected override _countTokens(input: ProviderInput): Promise<number | undefined> {
+    return withCalls((calls) => calls.countAnthropicTokens(this.connection(), input));
   }
 
   /** What the wire code calls with, built on the first call. */

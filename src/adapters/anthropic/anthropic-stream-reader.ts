@@ -1,5 +1,14 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { ProviderError } from "../../core/errors/provider-error.js";
+import {
+  optionalRecord,
+  optionalString,
+  readingPart,
+  requiredIndex,
+  requiredRecord,
+  requiredString,
+  tokenCount,
+} from "../../core/reply-fields.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { AnthropicUsageReport } from "./read-anthropic-message.js";
 import { mapAnthropicStopReason, readAnthropicUsage } from "./read-anthropic-message.js";
@@ -26,43 +35,86 @@ export class AnthropicStreamReader {
     this.#modelId = modelId;
   }
 
+  get #source(): { providerId: string; modelId: string } {
+    return { providerId: "anthropic", modelId: this.#modelId };
+  }
+
   toChunks(event: Anthropic.RawMessageStreamEvent): ChatModelChunk[] {
-    switch (event.type) {
-      case "message_start":
-        this.#message = event.message;
-        mergeCounts(this.#usage, event.message.usage);
+    const source = this.#source;
+    const raw = requiredRecord(event, "stream event", source);
+    const type = typeof raw.type === "string" ? raw.type : "stream event";
+    return readingPart(source, `${type} event`, () => this.#read(type, raw));
+  }
+
+  /** One event, each field it reads checked: a missing or misshapen one is an unreadableReply naming the event and field. */
+  #read(type: string, event: Record<string, unknown>): ChatModelChunk[] {
+    const source = this.#source;
+    const at = (field: string) => `${type} event's ${field}`;
+    switch (type) {
+      case "message_start": {
+        const message = requiredRecord(event.message, at("message"), source);
+        this.#message = message as unknown as Anthropic.Message;
+        mergeCounts(this.#usage, optionalRecord(message.usage, at("message.usage"), source));
         return [];
+      }
       case "content_block_start": {
-        const block = event.content_block;
-        if (block.type === "tool_use") {
-          this.#toolBlocks.add(event.index);
-          return [{ type: "tool-call-delta", index: event.index, id: block.id, name: block.name }];
+        const index = requiredIndex(event.index, at("index"), source);
+        const block = requiredRecord(event.content_block, at("content_block"), source);
+        const blockType = requiredString(block.type, at("content_block.type"), source);
+        if (blockType === "tool_use") {
+          const id = requiredString(block.id, at("content_block.id"), source);
+          const name = requiredString(block.name, at("content_block.name"), source);
+          this.#toolBlocks.add(index);
+          return [{ type: "tool-call-delta", index, id, name }];
         }
-        if (block.type === "redacted_thinking")
-          return [{ type: "reasoning-delta", text: "", redactedData: block.data }];
-        if (block.type === "text" && block.text !== "") return [{ type: "text-delta", text: block.text }];
+        if (blockType === "redacted_thinking")
+          return [
+            {
+              type: "reasoning-delta",
+              text: "",
+              redactedData: requiredString(block.data, at("content_block.data"), source),
+            },
+          ];
+        if (blockType === "text") {
+          const text = optionalString(block.text, at("content_block.text"), source) ?? "";
+          return text === "" ? [] : [{ type: "text-delta", text }];
+        }
         return [];
       }
       case "content_block_delta": {
-        const delta = event.delta;
-        switch (delta.type) {
-          case "text_delta":
-            return delta.text === "" ? [] : [{ type: "text-delta", text: delta.text }];
-          case "thinking_delta":
-            return delta.thinking === "" ? [] : [{ type: "reasoning-delta", text: delta.thinking }];
+        const index = requiredIndex(event.index, at("index"), source);
+        const delta = requiredRecord(event.delta, at("delta"), source);
+        switch (requiredString(delta.type, at("delta.type"), source)) {
+          case "text_delta": {
+            const text = requiredString(delta.text, at("delta.text"), source);
+            return text === "" ? [] : [{ type: "text-delta", text }];
+          }
+          case "thinking_delta": {
+            const text = requiredString(delta.thinking, at("delta.thinking"), source);
+            return text === "" ? [] : [{ type: "reasoning-delta", text }];
+          }
           case "signature_delta":
-            return [{ type: "reasoning-delta", text: "", signature: delta.signature }];
-          case "input_json_delta":
-            if (!this.#toolBlocks.has(event.index)) return [];
-            return [{ type: "tool-call-delta", index: event.index, argsDelta: delta.partial_json }];
+            return [
+              {
+                type: "reasoning-delta",
+                text: "",
+                signature: requiredString(delta.signature, at("delta.signature"), source),
+              },
+            ];
+          case "input_json_delta": {
+            const argsDelta = requiredString(delta.partial_json, at("delta.partial_json"), source);
+            return this.#toolBlocks.has(index) ? [{ type: "tool-call-delta", index, argsDelta }] : [];
+          }
           default:
             return [];
         }
       }
-      case "message_delta":
-        this.#stopReason = event.delta.stop_reason;
-        mergeCounts(this.#usage, event.usage);
+      case "message_delta": {
+        const delta = requiredRecord(event.delta, at("delta"), source);
+        this.#stopReason = optionalString(delta.stop_reason, at("delta.stop_reason"), source) ?? null;
+        mergeCounts(this.#usage, optionalRecord(event.usage, at("usage"), source));
         return [];
+      }
       case "message_stop":
         this.#stopped = true;
         return [];
@@ -101,10 +153,10 @@ const countFields = [
  * Copies the counts a usage report gives as numbers: `message_delta` always sends `output_tokens`,
  * and newer API versions repeat the input counts there (a null one leaves `message_start`'s).
  */
-function mergeCounts(into: AnthropicUsageReport, report: AnthropicUsageReport | null | undefined): void {
+function mergeCounts(into: AnthropicUsageReport, report: Record<string, unknown> | undefined): void {
   if (!report) return;
   for (const field of countFields) {
-    const value = report[field];
-    if (typeof value === "number") into[field] = value;
+    const value = tokenCount(report[field]);
+    if (value !== undefined) into[field] = value;
   }
 }

@@ -57,7 +57,7 @@ export function convertToAnthropicMessages(
         push("assistant", blocks);
         break;
       case "tool":
-        blocks = [toolResult(message, options)];
+        blocks = toolResult(message, options);
         push("user", blocks);
         break;
     }
@@ -106,17 +106,29 @@ function assistantContent(message: AssistantMessage, options: ConvertToAnthropic
   });
 }
 
-function toolResult(message: ToolMessage, options: ConvertToAnthropicOptions): Block {
+function toolResult(message: ToolMessage, options: ConvertToAnthropicOptions): Block[] {
+  const parts =
+    typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
   if (!options.toolBlocks) {
-    return { type: "text", text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${message.content}` };
+    // Without tools, no tool_result block: the text says whose result it is, images and files follow it.
+    const text = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+    const media = parts.flatMap((part) => (part.type === "text" ? [] : userContent({ role: "user", content: [part] })));
+    return [{ type: "text", text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${text}` }, ...media];
   }
   const block: Anthropic.ToolResultBlockParam = {
     type: "tool_result",
     tool_use_id: anthropicToolUseId(message.toolCallId),
   };
-  // Anthropic refuses an empty text block: a tool that printed nothing sends no content.
-  if (message.content !== "") block.content = message.content;
-  return block;
+  if (typeof message.content === "string") {
+    // Anthropic refuses an empty text block: a tool that printed nothing sends no content.
+    if (message.content !== "") block.content = message.content;
+    return [block];
+  }
+  const content = userContent({ role: "user", content: message.content }) as NonNullable<
+    Exclude<Anthropic.ToolResultBlockParam["content"], string>
+  >;
+  if (content.length > 0) block.content = content;
+  return [block];
 }
 
 const acceptedToolUseId = /^[a-zA-Z0-9_-]+$/;

@@ -3,7 +3,7 @@ import { ProviderError, reasonFromStatus } from "../../core/errors/provider-erro
 import type { ProviderToolChoice } from "../../core/input.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import { abortError } from "../../internal/abort.js";
-import { redactSecrets, redactText } from "../../internal/redact-secrets.js";
+import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
 import { transportRefusal } from "../../core/transport/transport-refusal.js";
 
 export interface AnthropicErrorContext {
@@ -57,15 +57,17 @@ export function mapAnthropicError(error: unknown, context: AnthropicErrorContext
   });
   if (refusal) return refusal;
   if (!isSDKError(error)) return mapUnreadableResponse(error, context);
-  const sdkError = error as SDKError;
-  redactSecrets(sdkError, secretsOf(context));
+  // The cause is a copy without the key (some gateways echo it); the SDK's error is never changed.
+  const sdkError = redactSecrets(error, secretsOf(context)) as SDKError;
   const where = `anthropic ${context.modelId}`;
   const options = { providerId: "anthropic", modelId: context.modelId, cause: sdkError };
+  // What the server said, at most maxServerTextLength characters of it: a proxy's 5 MB error page is no message.
+  const said = excerpt(sdkError.message, context);
   if (name === "APIConnectionTimeoutError")
     return new ProviderError(`${where}: the request timed out.`, { ...options, reason: "timeout" });
   if (name === "APIConnectionError" || (sdkError.status === undefined && !sdkError.error)) {
-    const cause = sdkError.cause instanceof Error ? ` (${sdkError.cause.message})` : "";
-    return new ProviderError(`${where}: could not reach the API: ${sdkError.message}${cause}`, {
+    const cause = sdkError.cause instanceof Error ? ` (${excerpt(sdkError.cause.message, context)})` : "";
+    return new ProviderError(`${where}: could not reach the API: ${said}${cause}`, {
       ...options,
       reason: "network",
     });
@@ -81,7 +83,7 @@ export function mapAnthropicError(error: unknown, context: AnthropicErrorContext
     : reason === "not-found"
       ? `Check the model id '${context.modelId}'.`
       : hints[reason];
-  return new ProviderError(`${where}: ${sdkError.message}${hint ? ` ${hint}` : ""}`, {
+  return new ProviderError(`${where}: ${said}${hint ? ` ${hint}` : ""}`, {
     ...options,
     statusCode: status,
     reason,
@@ -120,7 +122,7 @@ function mapUnreadableResponse(error: unknown, context: AnthropicErrorContext): 
   const options = { providerId: "anthropic", modelId: context.modelId, cause: error };
   if (error instanceof SyntaxError) {
     return new ProviderError(
-      `${where}: the API sent a body that is not valid JSON (${redactText(error.message, secretsOf(context))}).`,
+      `${where}: the API sent a body that is not valid JSON (${excerpt(error.message, context)}).`,
       { ...options, reason: "server" },
     );
   }
@@ -131,6 +133,10 @@ function mapUnreadableResponse(error: unknown, context: AnthropicErrorContext): 
     });
   }
   return error;
+}
+
+function excerpt(text: unknown, context: AnthropicErrorContext): string {
+  return redactedExcerpt(typeof text === "string" ? text : String(text), secretsOf(context), maxServerTextLength);
 }
 
 function isSDKError(error: unknown): boolean {

@@ -2,40 +2,69 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { ReasoningPart } from "../../core/messages.js";
 import type { FinishReason, ProviderOutput, ProviderToolCall } from "../../core/output.js";
 import type { Usage } from "../../core/usage.js";
+import type { ReplySource } from "../../core/errors/unreadable-reply.js";
+import {
+  optionalRecord,
+  optionalRecords,
+  optionalString,
+  readingPart,
+  requiredRecord,
+  requiredString,
+  tokenCount,
+} from "../../core/reply-fields.js";
 
 /**
  * A Messages API reply → ProviderOutput. Every `thinking` block (with its signature) and
  * `redacted_thinking` block is kept apart, in order, for Anthropic wants them all back unchanged on
  * the next turn of a tool loop. Server-side tool blocks stay in `raw` only.
  */
-export function readAnthropicMessage(message: Anthropic.Message): ProviderOutput {
+export function readAnthropicMessage(message: Anthropic.Message, modelId = "unknown model"): ProviderOutput {
+  const source = { providerId: "anthropic", modelId };
+  return readingPart(source, "message", () => readMessage(requiredRecord(message, "message", source), source));
+}
+
+function readMessage(message: Record<string, unknown>, source: ReplySource): ProviderOutput {
   let text = "";
   let reasoning = "";
   const reasoningParts: ReasoningPart[] = [];
   const toolCalls: ProviderToolCall[] = [];
-  for (const block of message.content ?? []) {
-    switch (block.type) {
+  const blocks = optionalRecords(message.content, "content", source) ?? [];
+  blocks.forEach((block, index) => {
+    const at = (field: string) => `content[${index}].${field}`;
+    switch (requiredString(block.type, at("type"), source)) {
       case "text":
-        text += block.text;
+        text += requiredString(block.text, at("text"), source);
         break;
-      case "thinking":
-        reasoning += block.thinking;
-        reasoningParts.push({ type: "reasoning", text: block.thinking, signature: block.signature });
+      case "thinking": {
+        const thinking = requiredString(block.thinking, at("thinking"), source);
+        const signature = optionalString(block.signature, at("signature"), source);
+        reasoning += thinking;
+        reasoningParts.push({ type: "reasoning", text: thinking, ...(signature === undefined ? {} : { signature }) });
         break;
+      }
       case "redacted_thinking":
-        reasoningParts.push({ type: "reasoning", text: "", redactedData: block.data });
+        reasoningParts.push({
+          type: "reasoning",
+          text: "",
+          redactedData: requiredString(block.data, at("data"), source),
+        });
         break;
       case "tool_use":
-        toolCalls.push({ id: block.id, name: block.name, args: block.input });
+        toolCalls.push({
+          id: requiredString(block.id, at("id"), source),
+          name: requiredString(block.name, at("name"), source),
+          args: block.input ?? {},
+        });
         break;
     }
-  }
+  });
+  const usage = optionalRecord(message.usage, "usage", source);
   return {
     text,
     reasoning,
     toolCalls,
-    finishReason: mapAnthropicStopReason(message.stop_reason),
-    usage: readAnthropicUsage(message.usage),
+    finishReason: mapAnthropicStopReason(optionalString(message.stop_reason, "stop_reason", source)),
+    usage: readAnthropicUsage(usage as AnthropicUsageReport | undefined),
     raw: message,
     ...(reasoningParts.length > 0 ? { reasoningParts } : {}),
   };
@@ -58,13 +87,14 @@ export interface AnthropicUsageReport {
 export function readAnthropicUsage(usage: AnthropicUsageReport | null | undefined): Partial<Usage> {
   if (!usage) return {};
   const result: Partial<Usage> = {};
-  const cacheRead = usage.cache_read_input_tokens ?? 0;
-  const cacheWrite = usage.cache_creation_input_tokens ?? 0;
-  if (typeof usage.input_tokens === "number") result.inputTokens = usage.input_tokens + cacheRead + cacheWrite;
-  if (typeof usage.output_tokens === "number") result.outputTokens = usage.output_tokens;
-  if (typeof usage.cache_read_input_tokens === "number") result.cachedInputTokens = usage.cache_read_input_tokens;
-  if (typeof usage.cache_creation_input_tokens === "number")
-    result.cacheWriteInputTokens = usage.cache_creation_input_tokens;
+  const input = tokenCount(usage.input_tokens);
+  const output = tokenCount(usage.output_tokens);
+  const cacheRead = tokenCount(usage.cache_read_input_tokens);
+  const cacheWrite = tokenCount(usage.cache_creation_input_tokens);
+  if (input !== undefined) result.inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);
+  if (output !== undefined) result.outputTokens = output;
+  if (cacheRead !== undefined) result.cachedInputTokens = cacheRead;
+  if (cacheWrite !== undefined) result.cacheWriteInputTokens = cacheWrite;
   return result;
 }
 

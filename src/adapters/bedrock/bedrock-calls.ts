@@ -1,3 +1,4 @@
+import { readingPart } from "../../core/reply-fields.js";
 import type { BedrockRuntimeClient, ConverseCommandInput, ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
 import { ChatModelError } from "../../core/errors/chat-model-error.js";
 import { ProviderError } from "../../core/errors/provider-error.js";
@@ -37,7 +38,7 @@ export async function createConverse(
   const response = await sent(connection, request, () =>
     connection.client.send(new connection.sdk.ConverseCommand(request), { abortSignal: context.signal }),
   );
-  return readConverseResponse(response, connection.modelId);
+  return readingPart(source(connection), "response", () => readConverseResponse(response, connection.modelId));
 }
 
 /** A ConverseStream request, opened: its events for chunkStream, read by one ConverseStreamReader. */
@@ -54,7 +55,12 @@ export async function openConverseStream(
   const mapError = (error: unknown) => mapConverseStreamError(connection, error, request);
   // No event stream at all is an empty reply, as before: nothing to read, no finish to demand.
   if (!response.stream) return { parts: noEvents(), toChunks: () => [], mapError };
-  return { parts: response.stream, toChunks: (event) => reader.toChunks(event), end: () => reader.end(), mapError };
+  return {
+    parts: response.stream,
+    toChunks: (event) => readingPart(source(connection), "stream event", () => reader.toChunks(event)),
+    end: () => reader.end(),
+    mapError,
+  };
 }
 
 /** The service's response to one command, or its refusal as keelson's error. */
@@ -94,3 +100,7 @@ function mapConverseStreamError(connection: BedrockConnection, error: unknown, r
 }
 
 async function* noEvents(): AsyncGenerator<ConverseStreamOutput> {}
+
+function source(connection: BedrockConnection): { providerId: string; modelId: string } {
+  return { providerId: "bedrock", modelId: connection.modelId };
+}

@@ -21,9 +21,9 @@ export interface BedrockStaticCredentials {
 
 export interface BedrockChatModelOptions extends ChatModelOptions {
   /** The AWS region. @default the AWS default chain (`AWS_REGION`, the shared config file) */
-  region?: string;
+  region?: string | undefined;
   /** A custom endpoint URL (a VPC endpoint, a proxy, a local test server). @default the regional Bedrock runtime endpoint */
-  endpoint?: string;
+  endpoint?: string | undefined;
   /** Static credentials or a credential provider. @default the AWS default credential chain */
   credentials?: BedrockCredentials | undefined;
   /**
@@ -32,5 +32,5 @@ export interface BedrockChatModelOptions extends ChatModelOptions {
    * @default a `BedrockRuntimeClient` built from the options above, with `maxAttempts: 1` and no
    * HTTP/2 session idle timeout (the SDK's 5 minutes would end a long call before its `timeout`)
    */
-  client?: BedrockClientLike;
+  client?: BedrockClientLike | undefined;
 }

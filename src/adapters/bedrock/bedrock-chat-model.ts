@@ -8,7 +8,8 @@ import { lazyImport } from "../../core/loading/lazy-import.js";
 import { lazyRequireSDK } from "../../core/loading/lazy-require.js";
 import type { BedrockConnection } from "./bedrock-calls.js";
 import type { BedrockChatModelOptions } from "./bedrock-chat-model-options.js";
-import { watchResolvedCredentials } from "./bedrock-secrets.js";
+import { bedrockSecrets, watchResolvedCredentials } from "./bedrock-secrets.js";
+import { noteModelCredentials } from "../../internal/model-credentials.js";
 import { guardBedrockResponses } from "./guard-bedrock-responses.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { bedrockModelProfile } from "./bedrock-model-profiles.js";
@@ -31,7 +32,7 @@ export class BedrockChatModel extends ChatModel {
   protected override readonly plainCallsShareInertSignal = true;
   readonly client: BedrockRuntimeClient;
   // Plain private fields (not #private): ChatModel.clone() copies own properties.
-  private readonly profile: BedrockModelProfile;
+  private readonly bedrockProfile: BedrockModelProfile;
   private readonly endpointKey: string;
   private connectionCache: BedrockConnection | undefined;
   declare private readonly secrets: readonly string[] | undefined;
@@ -42,7 +43,7 @@ export class BedrockChatModel extends ChatModel {
     const { region, endpoint, credentials, client, ...common } = options;
     const profile = bedrockModelProfile(modelId);
     super(modelId, common, profile);
-    this.profile = profile;
+    this.bedrockProfile = profile;
     const sdk = loadSDK();
     this.client =
       (client as BedrockRuntimeClient | undefined) ??
@@ -64,6 +65,7 @@ export class BedrockChatModel extends ChatModel {
     Object.defineProperty(this, "secrets", { value: staticSecrets(credentials), enumerable: false });
     // A caller's own client too: the key it signs with is cut out of errors as keelson's client's is.
     Object.defineProperty(this, "issued", { value: watchResolvedCredentials(this.client), enumerable: false });
+    noteModelCredentials(this, () => bedrockSecrets([...(this.secrets ?? []), ...(this.issued ?? [])]));
     // Bodies capped, and a stream answered with a web page refused: on the client keelson built only.
     if (!client) guardBedrockResponses(this.client, this.maxResponseBytes);
   }
@@ -87,7 +89,7 @@ export class BedrockChatModel extends ChatModel {
     return (this.connectionCache ??= {
       modelId: this.modelId,
       client: this.client,
-      profile: this.profile,
+      profile: this.bedrockProfile,
       sdk: loadSDK(),
       secrets: this.secrets ?? [],
       issued: this.issued ?? [],

@@ -4,6 +4,7 @@ import type {
   ImageFormat,
   Message as BedrockMessage,
   SystemContentBlock,
+  ToolResultContentBlock,
 } from "@aws-sdk/client-bedrock-runtime";
 import { UnsupportedFeatureError } from "../../core/errors/unsupported-feature-error.js";
 import type { AssistantMessage, FilePart, ImagePart, Message, ToolMessage, UserMessage } from "../../core/messages.js";
@@ -52,7 +53,7 @@ export function convertToBedrockMessages(messages: readonly Message[], options: 
         push("assistant", assistantContent(message, options));
         break;
       case "tool":
-        push("user", [toolResult(message, options)]);
+        push("user", toolResult(message, options, documentName));
         break;
     }
   }
@@ -95,15 +96,31 @@ function assistantContent(message: AssistantMessage, options: ConvertOptions): C
   });
 }
 
-function toolResult(message: ToolMessage, options: ConvertOptions): ContentBlock {
-  if (!options.toolBlocks)
-    return { text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${toolOutputText(message.content)}` };
-  return {
-    toolResult: {
-      toolUseId: bedrockToolUseId(message.toolCallId),
-      content: [{ text: toolOutputText(message.content) }],
-    },
-  };
+function toolResult(
+  message: ToolMessage,
+  options: ConvertOptions,
+  documentName: (filename: string | undefined) => string,
+): ContentBlock[] {
+  const parts =
+    typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+  const text = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+  const media = parts.flatMap((part) =>
+    part.type === "text" ? [] : userContent({ role: "user", content: [part] }, documentName),
+  );
+  if (!options.toolBlocks) {
+    // Without toolConfig, no toolResult block: the text says whose result it is, images and files follow it.
+    return [
+      { text: `[result of tool ${message.toolName} (${message.toolCallId})]: ${toolOutputText(text)}` },
+      ...media,
+    ];
+  }
+  const content: ToolResultContentBlock[] = [];
+  if (text.trim() !== "" || media.length === 0) content.push({ text: toolOutputText(text) });
+  for (const block of media) {
+    if (block.image) content.push({ image: block.image });
+    else if (block.document) content.push({ document: block.document });
+  }
+  return [{ toolResult: { toolUseId: bedrockToolUseId(message.toolCallId), content } }];
 }
 
 /** Converse refuses blank text, a lone space included: a tool that printed nothing says so. */

@@ -80,14 +80,13 @@ export function mapBedrockError(error: unknown, context: BedrockErrorContext): u
   if (refusal) return refusal;
   // The SDK error becomes the cause: cut the secrets out of all of it, should the service echo one,
   // and drop its spent response stream, which holds the signed request headers (the session token).
-  redactSecrets(error, secrets);
-  const aws = error as Error & AWSErrorShape;
-  if (aws.$response && typeof aws.$response === "object" && "body" in aws.$response) aws.$response.body = undefined;
+  // (On a copy: the error as thrown is never changed, a frozen one included.)
+  const aws = withoutBody(redactSecrets(error, secrets) as Error & AWSErrorShape);
   const name = aws.name;
   const known = sdkTimeout ? { reason: "timeout" as const, isRetryable: true } : byName[name];
   const statusCode = aws.$metadata?.httpStatusCode ?? aws.$response?.statusCode ?? known?.statusCode;
   const network = aws.code !== undefined && (networkCodes.has(aws.code) || aws.code.startsWith("ERR_HTTP2"));
-  if (!known && statusCode === undefined && !network) return error;
+  if (!known && statusCode === undefined && !network) return aws;
   const reason: ProviderErrorReason | undefined = network ? "network" : known?.reason;
   const rejectedParameter =
     name === "ValidationException" ? rejectedToolChoice(aws.message, context.sentToolChoice) : undefined;
@@ -109,7 +108,7 @@ export function mapBedrockError(error: unknown, context: BedrockErrorContext): u
     rejectedParameter,
     providerId: "bedrock",
     modelId,
-    cause: error,
+    cause: aws,
   });
 }
 
@@ -118,4 +117,25 @@ function rejectedToolChoice(message: string | undefined, sent: string | undefine
   const field = /toolChoice\.(any|tool|auto)\b/.exec(message ?? "")?.[1];
   if (!field || field !== sent || !/support/i.test(message ?? "")) return undefined;
   return { name: "tool_choice", value: field === "any" ? "required" : field === "tool" ? "single" : "auto" };
+}
+
+/**
+ * The error without its spent response stream (which holds the signed request headers, the session
+ * token among them): a shallow copy with a copy of `$response`, for the error as thrown is not ours to change.
+ */
+function withoutBody(error: Error & AWSErrorShape): Error & AWSErrorShape {
+  const response = error.$response;
+  if (!response || typeof response !== "object" || !("body" in response) || response.body === undefined) return error;
+  const copy = Object.create(Object.getPrototypeOf(error) as object) as Error & AWSErrorShape;
+  const { $response: _spent, ...descriptors } = Object.getOwnPropertyDescriptors(error);
+  Object.defineProperties(copy, descriptors);
+  Object.defineProperty(copy, "$response", {
+    value: Object.assign(Object.create(Object.getPrototypeOf(response) as object) as object, response, {
+      body: undefined,
+    }),
+    writable: true,
+    configurable: true,
+    enumerable: true,
+  });
+  return copy;
 }

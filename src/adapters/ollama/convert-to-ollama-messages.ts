@@ -1,6 +1,12 @@
 import type { Message as OllamaMessage, ToolCall as OllamaToolCall } from "ollama";
 import { UnsupportedFeatureError } from "../../core/errors/unsupported-feature-error.js";
-import type { ImagePart, Message, UserContentPart } from "../../core/messages.js";
+import {
+  hasToolResultMedia,
+  type ImagePart,
+  type Message,
+  type ToolMessage,
+  type UserContentPart,
+} from "../../core/messages.js";
 
 /**
  * keelson messages → Ollama `/api/chat` messages. Assistant turns go back whole (text, `thinking`,
@@ -11,7 +17,10 @@ import type { ImagePart, Message, UserContentPart } from "../../core/messages.js
 export function convertToOllamaMessages(messages: readonly Message[]): OllamaMessage[] {
   const converted: OllamaMessage[] = [];
   // A loop, not map(): 500 messages cost 57k instructions less a call (2.2 % of history-500, npm run bench:instructions).
-  for (const message of messages) converted.push(convertMessage(message));
+  for (const message of messages) {
+    converted.push(convertMessage(message));
+    if (message.role === "tool" && hasToolResultMedia(message)) converted.push(toolResultMedia(message));
+  }
   return converted;
 }
 
@@ -20,7 +29,7 @@ function convertMessage(message: Message): OllamaMessage {
     case "system":
       return { role: "system", content: message.content };
     case "tool":
-      return { role: "tool", content: message.content, tool_name: message.toolName };
+      return { role: "tool", content: toolResultText(message), tool_name: message.toolName };
     case "user":
       return typeof message.content === "string"
         ? { role: "user", content: message.content }
@@ -41,6 +50,22 @@ function convertMessage(message: Message): OllamaMessage {
       return converted;
     }
   }
+}
+
+/** A tool result's text, its text parts a line apart. */
+function toolResultText(message: ToolMessage): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+}
+
+/**
+ * A tool result's images, in a user message right after it: Ollama's tool message takes text only
+ * (the call's `warning` says so).
+ */
+function toolResultMedia(message: ToolMessage): OllamaMessage {
+  const media = typeof message.content === "string" ? [] : message.content.filter((part) => part.type !== "text");
+  const note = `[images returned by tool ${message.toolName}]`;
+  return userMessage([{ type: "text", text: note }, ...media]);
 }
 
 /** A user message's parts as one message: its text parts a line apart (Ollama takes one string), its images as bytes. */

@@ -1,3 +1,4 @@
+import { readingPart } from "../../core/reply-fields.js";
 import type { AbortableAsyncIterator, ChatResponse, Ollama } from "ollama/browser";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
@@ -51,7 +52,7 @@ export async function createOllamaChat(
   const { client, refusal } = clientFor(connection, context.signal, false);
   try {
     const response = await settleOnAbort(client.chat(request), context.signal);
-    return mapOllamaResponse(response, replySource(connection));
+    return readingPart(replySource(connection), "response", () => mapOllamaResponse(response, replySource(connection)));
   } catch (error) {
     throw mapOllamaCallError(connection, error, refusal);
   }
@@ -77,7 +78,7 @@ export async function openOllamaStream(
   signal.addEventListener("abort", stop, { once: true });
   return {
     parts: stream,
-    toChunks: (part) => mapOllamaStreamPart(part, source),
+    toChunks: (part) => readingPart(source, "stream line", () => mapOllamaStreamPart(part, source)),
     // The SDK ends its parts at the `done: true` one; a stream left before that is closed, not read to the end.
     close: (finished) => {
       signal.removeEventListener("abort", stop);
@@ -93,8 +94,7 @@ function replySource(connection: OllamaConnection): { providerId: string; modelI
 
 function mapOllamaCallError(connection: OllamaConnection, error: unknown, refusal: ErrorResponse): unknown {
   // The error becomes the cause, and its message the ProviderError's: a server that echoes a credential must not pass it on.
-  redactSecrets(error, secretsNow(connection.secrets));
-  return mapOllamaError(error, {
+  return mapOllamaError(redactSecrets(error, secretsNow(connection.secrets)), {
     modelId: connection.modelId,
     host: connection.host,
     retryAfterMs: refusal.retryAfterMs,
@@ -157,8 +157,7 @@ async function errorResponse(
   let message = `Error ${response.status}: ${response.statusText}`;
   try {
     if (response.headers.get("content-type")?.includes("application/json")) {
-      const body = (await response.json()) as { error?: unknown } | null;
-      if (typeof body?.error === "string" && body.error !== "") message = body.error;
+      message = bodyMessage(await response.json()) ?? message;
     } else {
       message = (await response.text()) || message;
     }
@@ -171,4 +170,18 @@ async function errorResponse(
     status: response.status,
     headers: { "content-type": "application/json" },
   });
+}
+
+/**
+ * The message an error body carries: Ollama's `{ "error": "…" }`, or the OpenAI-style
+ * `{ "error": { "message": "…" } }` a proxy or gateway in front of Ollama answers with (a 401 or a 429),
+ * or a bare `{ "message": "…" }` / `{ "detail": "…" }`.
+ */
+function bodyMessage(body: unknown): string | undefined {
+  if (body === null || typeof body !== "object") return undefined;
+  const { error, message, detail } = body as { error?: unknown; message?: unknown; detail?: unknown };
+  const nested = error !== null && typeof error === "object" ? (error as { message?: unknown }).message : undefined;
+  for (const candidate of [error, nested, message, detail])
+    if (typeof candidate === "string" && candidate.trim() !== "") return candidate;
+  return undefined;
 }

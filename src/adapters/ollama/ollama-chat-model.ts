@@ -1,3 +1,5 @@
+import { noteModelCredentials } from "../../internal/model-credentials.js";
+import { secretsNow } from "./ollama-secrets.js";
 import type { Ollama } from "ollama";
 import { ChatModel } from "../../core/model/chat-model.js";
 import type { ChatModelProfile } from "../../core/model/chat-model-options.js";
@@ -36,11 +38,14 @@ const ollamaProfile: ChatModelProfile = {
   toolChoiceSupport: [],
   supportsStructuredOutput: true,
   supportsTopLevelUnion: true,
+  toolResultMedia: false,
 };
 
 /** A chat model served by Ollama, through the `ollama` SDK's native `/api/chat`. */
 export class OllamaChatModel extends ChatModel {
   readonly providerId = "ollama";
+  /** Schemas are sent with their `$ref`s inlined (see `projectSchema`): what its `format` grammar and tool templates read. */
+  readonly schemaForm = "inline-refs";
   // Its requests never pass a call's signal to AbortSignal.any (see ChatModel).
   protected override readonly plainCallsShareInertSignal = true;
   private readonly connection: OllamaConnection;
@@ -79,6 +84,8 @@ export class OllamaChatModel extends ChatModel {
             fetch: guardedFetch(customFetch ?? platformFetch(Object.keys(requestHeaders ?? {})), this.maxResponseBytes),
           },
     };
+    const connection = this.connection;
+    noteModelCredentials(this, () => secretsNow(connection.secrets));
   }
 
   /** The server, as shown in messages and the cache key (credentials removed). */

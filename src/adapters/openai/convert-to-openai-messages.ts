@@ -10,8 +10,11 @@ import type {
   ImagePart,
   Message,
   ToolCall,
+  ToolMessage,
+  ToolResultPart,
   UserContentPart,
 } from "../../core/messages.js";
+import { messageText } from "../../core/messages.js";
 
 /** The assistant-message field an OpenAI-compatible server reads reasoning from. */
 export type OpenAIReasoningField = "reasoning_content" | "reasoning";
@@ -23,13 +26,13 @@ export interface ConvertToOpenAIOptions {
    * it). OpenAI's own API takes no reasoning back.
    * @default false
    */
-  reasoningContent?: boolean;
+  reasoningContent?: boolean | undefined;
   /**
    * The field that carries it: `reasoning_content` (DeepSeek, Kimi) or `reasoning` (Ollama's /v1,
    * OpenRouter, which read no other).
    * @default "reasoning_content"
    */
-  reasoningField?: OpenAIReasoningField;
+  reasoningField?: OpenAIReasoningField | undefined;
 }
 
 /**
@@ -46,7 +49,11 @@ export function convertToOpenAIMessages(
     options.reasoningContent === true ? (options.reasoningField ?? "reasoning_content") : undefined;
   const converted: ChatCompletionMessageParam[] = [];
   // A loop, not map(): with the input checks' own fix, 64k instructions less at 500 messages (2.1 %, npm run bench:instructions).
-  for (const message of messages) converted.push(toOpenAIMessage(message, reasoningField));
+  for (const message of messages) {
+    if (message.role === "tool" && typeof message.content !== "string")
+      converted.push(...toolResult(message, message.content));
+    else converted.push(toOpenAIMessage(message, reasoningField));
+  }
   return converted;
 }
 
@@ -65,8 +72,27 @@ function toOpenAIMessage(
     case "assistant":
       return toAssistantMessage(message.content, reasoningField);
     case "tool":
-      return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+      return { role: "tool", tool_call_id: message.toolCallId, content: messageText(message) };
   }
+}
+
+/**
+ * A tool result with parts: chat.completions takes only text in a tool message, so its text goes
+ * there and its images and files in a user message right after it (the call's `warning` says so).
+ */
+function toolResult(message: ToolMessage, parts: readonly ToolResultPart[]): ChatCompletionMessageParam[] {
+  const tool: ChatCompletionMessageParam = {
+    role: "tool",
+    tool_call_id: message.toolCallId,
+    content: parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n"),
+  };
+  const media = parts.flatMap((part) => (part.type === "text" ? [] : [toContentPart(part)]));
+  if (media.length === 0) return [tool];
+  const note: ChatCompletionContentPart = {
+    type: "text",
+    text: `[images and files returned by tool ${message.toolName} (${message.toolCallId})]`,
+  };
+  return [tool, { role: "user", content: [note, ...media] }];
 }
 
 function toAssistantMessage(
@@ -88,6 +114,8 @@ function toAssistantMessage(
       id: call.id,
       type: "function",
       function: { name: call.name, arguments: JSON.stringify(call.args) },
+      // Gemini's OpenAI-compatible endpoint refuses a tool-call turn without the call's thought signature.
+      ...(call.signature && reasoningField ? { extra_content: { google: { thought_signature: call.signature } } } : {}),
     })),
   };
 }

@@ -26,9 +26,8 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   });
   if (refusal) return refusal;
   if (!isSDKError(error)) return mapOpenAIUnreadableResponse(error, context);
-  const sdkError = error as APIError;
-  // The SDK error stays the cause as it came, but never with the key in it (some gateways echo it).
-  redactSecrets(sdkError, secretsOf(context));
+  // The cause is a copy of the SDK error without the key (some gateways echo it); the original is never changed.
+  const sdkError = redactSecrets(error as APIError, secretsOf(context));
   const options = { providerId: context.providerId, modelId: context.modelId, cause: sdkError };
   return mapOpenAIConnectionError(sdkError, context, options) ?? mapOpenAIStatusError(sdkError, context, options);
 }

@@ -44,8 +44,13 @@ export function mapOpenAIResponse(completion: ChatCompletion, source: ReplySourc
       id: optionalString(call.id, `${path}.id`, source),
       name: optionalString(called.name, `${path}.function.name`, source) ?? "",
       args: argumentsOf(called.arguments, `${path}.function.arguments`, source),
+      ...thoughtSignatureOf(call),
     });
   });
+  // Gemini's OpenAI-compatible endpoint (2.5) put the signature on the message: it belongs to the first call.
+  const messageSignature = message ? thoughtSignatureOf(message).signature : undefined;
+  if (messageSignature && toolCalls[0] && toolCalls[0].signature === undefined)
+    toolCalls[0].signature = messageSignature;
   const content = optionalString(message?.content, "choices[0].message.content", source);
   const refusalText = optionalString(message?.refusal, "choices[0].message.refusal", source);
   const refusal = content === undefined && refusalText ? refusalText : undefined;
@@ -65,4 +70,14 @@ export function argumentsOf(value: unknown, path: string, source: ReplySource): 
   if (value === null || value === undefined) return "";
   if (typeof value === "string" || isRecord(value)) return value;
   throw unreadableReply(source, path, "a JSON string", value);
+}
+
+/**
+ * A tool call's Gemini thought signature (`extra_content.google.thought_signature`, as Gemini's
+ * OpenAI-compatible endpoint sends it), kept on the call to be sent back with it.
+ */
+export function thoughtSignatureOf(call: Record<string, unknown>): { signature?: string } {
+  const extra = call.extra_content as { google?: { thought_signature?: unknown } } | null | undefined;
+  const signature = typeof extra === "object" && extra !== null ? extra.google?.thought_signature : undefined;
+  return typeof signature === "string" && signature !== "" ? { signature } : {};
 }

@@ -14,7 +14,7 @@ export function mapOpenAIUnreadableResponse(error: unknown, context: OpenAIError
   const inner = (error as { cause?: unknown } | null)?.cause;
   if (ProviderError.isInstance(inner)) return inner;
   // A SyntaxError quotes the body it could not parse: the cause must not carry a key either.
-  redactSecrets(error, secretsOf(context));
+  error = redactSecrets(error, secretsOf(context));
   const options = { providerId: context.providerId, modelId: context.modelId, cause: error };
   const where = whereOf(context);
   if (error instanceof SyntaxError) {
@@ -33,6 +33,14 @@ export function mapOpenAIUnreadableResponse(error: unknown, context: OpenAIError
       ...options,
       reason: "network",
     });
+  }
+  if (error instanceof TypeError && error.cause === undefined && error.message !== "fetch failed") {
+    // The SDK read the 200 and tripped over its shape (the Responses API's `output` not a list): no network fault.
+    return new ProviderError(
+      `${where}: the SDK could not read the reply (${redactedExcerpt(error.message, secretsOf(context), 200)}). ` +
+        "The server (or a gateway before it) sent a reply in a shape keelson cannot read.",
+      { ...options, reason: "server", code: "unreadable_reply" },
+    );
   }
   return error;
 }

@@ -1,3 +1,4 @@
+import { readingPart } from "../../core/reply-fields.js";
 import type OpenAI from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsBase } from "openai/resources/chat/completions";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
@@ -51,7 +52,7 @@ export async function createOpenAIChat(
       throw reportedError(completion, where) ?? notACompletion(completion, where);
     }
     learnReasoningField(connection, reasoningFieldOf(completion.choices[0]?.message));
-    return mapOpenAIResponse(completion, connection);
+    return readingPart(connection, "completion", () => mapOpenAIResponse(completion, connection));
   } catch (error) {
     const failed = context.signal.aborted ? undefined : failedGeneration(error);
     if (failed) return failed;
@@ -76,7 +77,7 @@ export async function openOpenAIStream(
     );
     return {
       parts: stream,
-      toChunks: (chunk) => reader.toChunks(chunk as ChatCompletionChunk),
+      toChunks: (chunk) => readingPart(connection, "stream chunk", () => reader.toChunks(chunk as ChatCompletionChunk)),
       end: () => {
         // The reader notes the field reasoning came in as it reads it: nothing more per chunk.
         learnReasoningField(connection, reader.reasoningField);

@@ -12,17 +12,17 @@ export interface OpenAIClientLike {
 
 export interface OpenAIChatModelOptions extends ChatModelOptions {
   /** @default process.env.OPENAI_API_KEY */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * An OpenAI-compatible endpoint (a gateway, vLLM, LiteLLM, …). A custom one drops `"required"`
    * from the default `toolChoiceSupport`, since many gateways refuse it; pass `toolChoiceSupport` to keep it.
    * @default process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1"
    */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** @default process.env.OPENAI_ORG_ID */
-  organization?: string;
+  organization?: string | undefined;
   /** Extra headers sent with every request. @default none */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * A ready `OpenAI` client from the `openai` package, used as it is (`apiKey`, `baseURL`, `organization` and `headers` are
    * then ignored). Its own retries are turned off per request: keelson owns the retries, and the
@@ -30,13 +30,13 @@ export interface OpenAIChatModelOptions extends ChatModelOptions {
    * client here: keelson's own is built from the SDK's CommonJS build, a second copy beside the app's.
    * @default a client built from the options above
    */
-  client?: OpenAIClientLike;
+  client?: OpenAIClientLike | undefined;
   /**
    * The body field that carries `parameters.maxTokens`. OpenAI deprecated `max_tokens`, and its
    * reasoning models refuse it; most OpenAI-compatible servers know only `max_tokens`.
    * @default "max_completion_tokens" on api.openai.com, "max_tokens" on any other baseURL
    */
-  maxTokensField?: MaxTokensField;
+  maxTokensField?: MaxTokensField | undefined;
   /**
    * Send the reasoning of an assistant turn that made tool calls back, as OpenAI-compatible reasoning
    * servers require (DeepSeek's thinking mode and Kimi K2 answer 400 without it): as
@@ -45,5 +45,5 @@ export interface OpenAIChatModelOptions extends ChatModelOptions {
    * field (Groq, Cerebras) gets it no more after its first refusal, and that request goes again at once without it.
    * @default true on any baseURL but OpenAI's (and Azure's)
    */
-  sendReasoningContent?: boolean;
+  sendReasoningContent?: boolean | undefined;
 }

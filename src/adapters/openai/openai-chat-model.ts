@@ -1,3 +1,5 @@
+import { issuedCredentials } from "../../internal/issued-credentials.js";
+import { noteModelCredentials } from "../../internal/model-credentials.js";
 import type OpenAI from "openai";
 import { ChatModel } from "../../core/model/chat-model.js";
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
@@ -61,12 +63,17 @@ export class OpenAIChatModel extends ChatModel {
       toolChoiceSupport,
       supportsStructuredOutput: true,
       supportsTopLevelUnion: false,
+      toolResultMedia: false,
       supportsResponseFormatWithTools: true,
       strictResponseFormat: true,
       // Chat Completions has no top_k (a gateway that takes one gets it through providerOptions).
       unsupportedParameters: ["topK"],
     });
     this.client = sdk;
+    noteModelCredentials(this, () => [
+      typeof sdk.apiKey === "string" ? sdk.apiKey : undefined,
+      ...issuedCredentials(sdk),
+    ]);
     this.maxTokensField = maxTokensField ?? (isGateway ? "max_tokens" : "max_completion_tokens");
     this.sendReasoningContent = sendReasoningContent ?? isGateway;
     this.requiredDroppedFor = isGateway && rest.toolChoiceSupport === undefined ? trimSlash(sdk.baseURL) : undefined;

@@ -1,3 +1,5 @@
+import { issuedCredentials } from "../../internal/issued-credentials.js";
+import { noteModelCredentials } from "../../internal/model-credentials.js";
 import type OpenAI from "openai";
 import { ChatModel } from "../../core/model/chat-model.js";
 import type { ChatModelOptions } from "../../core/model/chat-model-options.js";
@@ -22,7 +24,7 @@ const openAIBaseURL = "https://api.openai.com/v1";
 
 export interface OpenAIResponsesChatModelOptions extends ChatModelOptions {
   /** @default process.env.OPENAI_API_KEY */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * Another endpoint with the Responses API: Azure OpenAI's v1 API
    * (`https://<resource>.openai.azure.com/openai/v1`, with the key in `headers: { "api-key": … }`),
@@ -30,11 +32,11 @@ export interface OpenAIResponsesChatModelOptions extends ChatModelOptions {
    * `toolChoiceSupport` to keep it.
    * @default process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1"
    */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** @default process.env.OPENAI_ORG_ID */
-  organization?: string;
+  organization?: string | undefined;
   /** Extra headers sent with every request. @default none */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * Whether OpenAI keeps each response (`store`). With `false` nothing is kept, and the requests
    * ask for `reasoning.encrypted_content`: a reasoning model's reasoning then travels inside the
@@ -43,13 +45,13 @@ export interface OpenAIResponsesChatModelOptions extends ChatModelOptions {
    * zero-data-retention organisations must do).
    * @default unset (OpenAI's default, which stores; a reasoning item then goes back by its id)
    */
-  store?: boolean;
+  store?: boolean | undefined;
   /**
    * A ready `openai` client, used as it is (`apiKey`, `baseURL`, `organization` and `headers` are
    * then ignored). Its own retries are turned off per request: keelson owns the retries.
    * @default a client built from the options above, on the platform fetch, its bodies capped at `maxResponseBytes`
    */
-  client?: OpenAI;
+  client?: OpenAI | undefined;
 }
 
 /**
@@ -86,6 +88,10 @@ export class OpenAIResponsesChatModel extends ChatModel {
       unsupportedParameters: ["stop", "seed", "frequencyPenalty", "presencePenalty", "topK"],
     });
     this.client = sdk;
+    noteModelCredentials(this, () => [
+      typeof sdk.apiKey === "string" ? sdk.apiKey : undefined,
+      ...issuedCredentials(sdk),
+    ]);
     this.store = store;
   }
 
@@ -100,6 +106,11 @@ export class OpenAIResponsesChatModel extends ChatModel {
 
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
     return chunkStream(() => withCalls((calls) => calls.openResponseStream(this.connection(), input, context)));
+  }
+
+  /** The Responses API's input_tokens endpoint: the exact input tokens of a request. */
+  protected override _countTokens(input: ProviderInput): Promise<number | undefined> {
+    return withCalls((calls) => calls.countResponseTokens(this.connection(), input));
   }
 
   private connection(): ResponsesConnection {

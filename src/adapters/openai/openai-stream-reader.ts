@@ -7,6 +7,7 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { Usage } from "../../core/usage.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { mapOpenAIUsage } from "./map-openai-usage.js";
+import { thoughtSignatureOf } from "./map-openai-response.js";
 import type { OpenAIReasoningField } from "./convert-to-openai-messages.js";
 import { argumentsOf, reasoningFieldOf, reasoningOf } from "./map-openai-response.js";
 
@@ -104,6 +105,7 @@ export class OpenAIStreamReader {
         ...(id ? { id } : {}),
         ...(name ? { name } : {}),
         ...(argsDelta ? { argsDelta } : {}),
+        ...thoughtSignatureOf(call),
       });
     });
     const finishReason = optionalString(choice.finish_reason, "choices[0].finish_reason", where);

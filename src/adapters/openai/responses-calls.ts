@@ -33,7 +33,7 @@ export async function createResponse(
       connection.client.responses.create(body, requestOptions(connection, context.signal)),
       context.signal,
     );
-    return readResponsesOutput(response);
+    return readResponsesOutput(response, { providerId: connection.providerId, modelId: connection.modelId });
   } catch (error) {
     throw callError(connection, error, input, body, context.signal);
   }
@@ -87,4 +87,37 @@ type RequestOptions = NonNullable<Parameters<OpenAI["responses"]["create"]>[1]>;
 /** The SDK's request options: retries off, the call's signal and timeout, a long call's dispatcher. */
 function requestOptions(connection: ResponsesConnection, signal: AbortSignal, stream = false): RequestOptions {
   return sdkRequestOptions(connection.client as unknown as SDKClientLike, signal, stream) as RequestOptions;
+}
+
+/**
+ * The input tokens of a request, counted by the Responses API's input_tokens endpoint; undefined
+ * with an SDK too old to have it (openai < 6).
+ */
+export async function countResponseTokens(
+  connection: ResponsesConnection,
+  input: ProviderInput,
+): Promise<number | undefined> {
+  const counter = (connection.client.responses as { inputTokens?: OpenAI.Responses.InputTokens }).inputTokens;
+  if (counter === undefined) return undefined;
+  const {
+    model,
+    input: items,
+    instructions,
+    tools,
+    tool_choice,
+    parallel_tool_calls,
+    reasoning,
+    text,
+  } = toResponsesRequest(input, connection.modelId, connection.storage, false);
+  const params = { model, input: items, instructions, tools, tool_choice, parallel_tool_calls, reasoning, text };
+  for (const key of Object.keys(params) as (keyof typeof params)[]) if (params[key] == null) delete params[key];
+  try {
+    const counted = await counter.count(
+      params as OpenAI.Responses.InputTokenCountParams,
+      requestOptions(connection, input.signal),
+    );
+    return counted.input_tokens;
+  } catch (error) {
+    throw callError(connection, error, input, params, input.signal);
+  }
 }

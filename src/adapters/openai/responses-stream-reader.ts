@@ -1,5 +1,13 @@
 import type { Response, ResponseStreamEvent } from "openai/resources/responses/responses";
 import { ProviderError } from "../../core/errors/provider-error.js";
+import {
+  optionalRecord,
+  optionalString,
+  readingPart,
+  requiredIndex,
+  requiredRecord,
+  requiredString,
+} from "../../core/reply-fields.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { reasoningPartOf, readResponsesUsage, responsesFinishReason } from "./read-responses-output.js";
 
@@ -24,32 +32,59 @@ export class ResponsesStreamReader {
   }
 
   toChunks(event: ResponseStreamEvent): ChatModelChunk[] {
-    switch (event.type) {
-      case "response.output_text.delta":
-        return event.delta === "" ? [] : [{ type: "text-delta", text: event.delta }];
-      case "response.reasoning_summary_part.added":
-        return event.summary_index > 0 ? [{ type: "reasoning-delta", text: "\n\n" }] : [];
-      case "response.reasoning_summary_text.delta":
-        return event.delta === "" ? [] : [{ type: "reasoning-delta", text: event.delta }];
-      case "response.output_item.added":
-        if (event.item.type !== "function_call") return [];
+    const source = this.#source;
+    const raw = requiredRecord(event, "stream event", source);
+    const type = typeof raw.type === "string" ? raw.type : "stream event";
+    return readingPart(source, `${type} event`, () => this.#read(type, raw));
+  }
+
+  /** One event, each field it reads checked: a missing or misshapen one is an unreadableReply naming the event and field. */
+  #read(type: string, event: Record<string, unknown>): ChatModelChunk[] {
+    const source = this.#source;
+    const at = (field: string) => `${type} event's ${field}`;
+    switch (type) {
+      case "response.output_text.delta": {
+        const text = requiredString(event.delta, at("delta"), source);
+        return text === "" ? [] : [{ type: "text-delta", text }];
+      }
+      case "response.reasoning_summary_part.added": {
+        const index =
+          event.summary_index === undefined ? 0 : requiredIndex(event.summary_index, at("summary_index"), source);
+        return index > 0 ? [{ type: "reasoning-delta", text: "\n\n" }] : [];
+      }
+      case "response.reasoning_summary_text.delta": {
+        const text = requiredString(event.delta, at("delta"), source);
+        return text === "" ? [] : [{ type: "reasoning-delta", text }];
+      }
+      case "response.output_item.added": {
+        const item = requiredRecord(event.item, at("item"), source);
+        if (requiredString(item.type, at("item.type"), source) !== "function_call") return [];
+        const index = requiredIndex(event.output_index, at("output_index"), source);
+        const id = requiredString(item.call_id, at("item.call_id"), source);
+        const name = requiredString(item.name, at("item.name"), source);
         this.#calledTools = true;
-        return [{ type: "tool-call-delta", index: event.output_index, id: event.item.call_id, name: event.item.name }];
-      case "response.function_call_arguments.delta":
-        return [{ type: "tool-call-delta", index: event.output_index, argsDelta: event.delta }];
+        return [{ type: "tool-call-delta", index, id, name }];
+      }
+      case "response.function_call_arguments.delta": {
+        const index = requiredIndex(event.output_index, at("output_index"), source);
+        return [{ type: "tool-call-delta", index, argsDelta: requiredString(event.delta, at("delta"), source) }];
+      }
       case "response.output_item.done": {
-        if (event.item.type !== "reasoning") return [];
-        const part = reasoningPartOf(event.item);
+        const item = requiredRecord(event.item, at("item"), source);
+        if (requiredString(item.type, at("item.type"), source) !== "reasoning") return [];
+        const part = reasoningPartOf(item, source, at("item"));
         return [
           { type: "reasoning-delta", text: "", id: part.id!, ...(part.signature ? { signature: part.signature } : {}) },
         ];
       }
       case "response.completed":
-      case "response.incomplete":
+      case "response.incomplete": {
+        const response = requiredRecord(event.response, at("response"), source);
         this.#finished = true;
-        return [this.#finish(event.response)];
+        return [this.#finish(response, at("response"))];
+      }
       case "response.failed":
-        throw this.#failure(event.response);
+        throw this.#failure(requiredRecord(event.response, at("response"), source), at("response"));
       default:
         return [];
     }
@@ -65,11 +100,17 @@ export class ResponsesStreamReader {
     return [];
   }
 
-  #finish(response: Response): ChatModelChunk {
+  #finish(response: Record<string, unknown>, path: string): ChatModelChunk {
+    const source = this.#source;
+    const status = optionalString(response.status, `${path}.status`, source);
+    const details = optionalRecord(response.incomplete_details, `${path}.incomplete_details`, source);
     return {
       type: "finish",
-      finishReason: responsesFinishReason(response, this.#calledTools),
-      usage: readResponsesUsage(response.usage),
+      finishReason: responsesFinishReason(
+        { status, incomplete_details: details } as Pick<Response, "status" | "incomplete_details">,
+        this.#calledTools,
+      ),
+      usage: readResponsesUsage(optionalRecord(response.usage, `${path}.usage`, source)),
       raw: {
         id: response.id,
         model: response.model,
@@ -79,11 +120,20 @@ export class ResponsesStreamReader {
     };
   }
 
-  #failure(response: Response): ProviderError {
-    const code = response.error?.code;
-    return new ProviderError(
-      `${this.#providerId} ${this.#modelId}: the response failed: ${response.error?.message ?? "no reason given"}`,
-      { providerId: this.#providerId, modelId: this.#modelId, reason: "server", ...(code ? { code } : {}) },
-    );
+  #failure(response: Record<string, unknown>, path: string): ProviderError {
+    const source = this.#source;
+    const error = optionalRecord(response.error, `${path}.error`, source);
+    const code = typeof error?.code === "string" ? error.code : undefined;
+    const message = typeof error?.message === "string" ? error.message : "no reason given";
+    return new ProviderError(`${this.#providerId} ${this.#modelId}: the response failed: ${message}`, {
+      providerId: this.#providerId,
+      modelId: this.#modelId,
+      reason: "server",
+      ...(code ? { code } : {}),
+    });
+  }
+
+  get #source(): { providerId: string; modelId: string } {
+    return { providerId: this.#providerId, modelId: this.#modelId };
   }
 }

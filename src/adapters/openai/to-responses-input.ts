@@ -3,7 +3,14 @@ import type {
   ResponseInputItem,
   ResponseReasoningItem,
 } from "openai/resources/responses/responses";
-import type { AssistantMessage, Message, ReasoningPart, UserMessage } from "../../core/messages.js";
+import type {
+  AssistantMessage,
+  Message,
+  ReasoningPart,
+  ToolMessage,
+  UserContentPart,
+  UserMessage,
+} from "../../core/messages.js";
 
 /**
  * keelson messages → Responses API input items. An assistant turn becomes its items in order:
@@ -26,16 +33,24 @@ export function toResponsesInput(messages: readonly Message[]): ResponseInputIte
         items.push(...assistantItems(message));
         break;
       case "tool":
-        items.push({ type: "function_call_output", call_id: message.toolCallId, output: message.content });
+        items.push({ type: "function_call_output", call_id: message.toolCallId, output: toolOutput(message) });
         break;
     }
   }
   return items;
 }
 
+/** A tool's result: its string, or its parts as the input items a function_call_output takes (images included). */
+function toolOutput(message: ToolMessage): string | ResponseInputContent[] {
+  return typeof message.content === "string" ? message.content : contentItems(message.content);
+}
+
 function userContent(message: UserMessage): string | ResponseInputContent[] {
-  if (typeof message.content === "string") return message.content;
-  return message.content.map((part): ResponseInputContent => {
+  return typeof message.content === "string" ? message.content : contentItems(message.content);
+}
+
+function contentItems(parts: readonly UserContentPart[]): ResponseInputContent[] {
+  return parts.map((part): ResponseInputContent => {
     switch (part.type) {
       case "text":
         return { type: "input_text", text: part.text };

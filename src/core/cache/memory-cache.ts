@@ -3,9 +3,9 @@ import type { ChatModelCache } from "./chat-model-cache.js";
 /** Options of `MemoryCache`. */
 export interface MemoryCacheOptions {
   /** Entries kept before the least recently used is evicted. @default 1000 */
-  maxEntries?: number;
+  maxEntries?: number | undefined;
   /** Default time to live of an entry, in milliseconds. @default Infinity (no expiry) */
-  ttlMs?: number;
+  ttlMs?: number | undefined;
 }
 
 interface Entry {

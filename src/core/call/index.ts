@@ -1,6 +1,6 @@
 // The call module's surface: what ChatModel, the cache and the scripted model use of it. Nothing
 // outside src/core/call imports its other files.
-export { prepareCall } from "./prepare-call.js";
+export { prepareCall, providerInput } from "./prepare-call.js";
 export type { OutputRules, PreparedCall } from "./prepared-call.js";
 export { runCall } from "./run-call.js";
 export type { CallDependencies } from "./call-dependencies.js";

@@ -9,6 +9,7 @@ import { answersBesideTools, answerTool, planStructure } from "./plan-structure.
 import type { PreparedCall } from "./prepared-call.js";
 import type { ModelSettings } from "../model-settings.js";
 import { validateInput } from "./validate-input.js";
+import { definedFields } from "../../internal/defined-fields.js";
 
 /**
  * A call, prepared from its input and the model's settings as they are now: the input checked, the
@@ -66,7 +67,8 @@ export function prepareCall(
     },
     instructions: plan.instruction ? [plan.instruction] : [],
     responseFormat: undefined,
-    parameters: { ...settings.parameters, ...input.parameters },
+    // A parameter given as undefined is absent: it leaves the model's own in place.
+    parameters: definedFields({ ...settings.parameters, ...definedFields(input.parameters ?? {}) }),
     maxRetries: input.maxRetries ?? settings.retry.maxRetries,
     useCache: input.cache !== false,
   };

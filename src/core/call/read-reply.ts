@@ -21,6 +21,7 @@ import {
   shouldRecover,
   textCallHint,
   toolCallError,
+  uniqueToolCallIds,
 } from "./read-tool-calls.js";
 
 /** The caller's output but for `meta`, which the attempt loop adds to this same object. */
@@ -59,7 +60,10 @@ export function finalizeOutput(raw: ProviderOutput, rules: OutputRules, repairs:
   }
 
   // map, not push: an array grown from [] by push is made room for 17 items.
-  let toolCalls = rawCalls.map((call) => finalizeToolCall(call, rules, repairs, cutOff));
+  let toolCalls = uniqueToolCallIds(
+    rawCalls.map((call) => finalizeToolCall(call, rules, repairs, cutOff)),
+    repairs,
+  );
   // The answer carried by a synthetic tool (or tool-union variant) is no tool call to the caller.
   const answer = rules.structureTool === undefined ? undefined : takeAnswer(toolCalls, rules.structureTool, rules);
   if (answer === undefined) toolCalls = checkToolChoice(toolCalls, text, rules, repairs);

@@ -42,6 +42,7 @@ export function finalizeToolCall(
   if (!result.success) throw argumentsMismatch(call, args, result.issues, entry.tool, rules);
   const id = call.id || missingId(call, repairs);
   const toolCall: ToolCall = { type: "tool-call", id, name: call.name, args: result.value as Record<string, unknown> };
+  if (call.signature) toolCall.signature = call.signature;
   // A schema that made new arguments (zod's transforms) is checked on its input when the answer is read from a cache.
   if (result.value !== args) recordSchemaInput(toolCall, args);
   return toolCall;
@@ -297,5 +298,31 @@ export function toolCallError(
     toolName,
     providerId: rules.providerId,
     modelId: rules.modelId,
+  });
+}
+
+/**
+ * The reply's tool calls, each with an id of its own: a call whose id an earlier call of the same
+ * reply already has gets a new one, listed in `repairs` (`duplicate-id`). Two tool messages with one
+ * `toolCallId` make a transcript Anthropic and Bedrock refuse on the next request. The first call
+ * keeps the id; the calls are new objects only where an id changed.
+ */
+export function uniqueToolCallIds(calls: ToolCall[], repairs: Repair[]): ToolCall[] {
+  if (calls.length < 2) return calls;
+  const taken = new Set<string>();
+  return calls.map((call) => {
+    if (!taken.has(call.id)) {
+      taken.add(call.id);
+      return call;
+    }
+    let id = generateToolCallId();
+    while (taken.has(id)) id = generateToolCallId();
+    taken.add(id);
+    repairs.push({
+      kind: "duplicate-id",
+      detail: `gave the call to '${call.name}' the id ${id}: its id ${call.id} was already another call's in this reply`,
+      toolName: call.name,
+    });
+    return { ...call, id };
   });
 }

@@ -13,12 +13,14 @@ import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { StreamedAttempt, type CallRun } from "./call-chunks.js";
 import type { LearnedCapabilities } from "../capabilities/learned-capabilities.js";
 import { learnedEntry, learnedFor, firstAnnouncement } from "../capabilities/learned-capabilities.js";
+import { projectInputSchemas } from "../schema/project-schema.js";
 import { learnedMessage, recordRefusal, refusalKey, refusalOf, withoutRefusedFields } from "../capabilities/refusal.js";
 import { providerInput } from "./prepare-call.js";
 import type { PreparedCall } from "./prepared-call.js";
 import { attemptOf, completeOutput, finalizeOutput, partialOutput } from "./read-reply.js";
 import { repairGuidance } from "./repair-guidance.js";
 import { readFromText, textCallHoldBack } from "./read-tool-calls.js";
+import { priced } from "../profiles/model-pricing.js";
 
 /** A call's attempts so far: the call (prepared again once it learned from a refusal) and its requests. */
 interface CallState {
@@ -63,7 +65,11 @@ export async function* runCall(
         // Lets go of the provider's stream when it was left before its end (what it throws on the way out does not matter).
         if (!attempt.ranOut) await attempt.letGo();
       }
-      if (attempt.stopped) return partialOutput(attempt.assembler.output(), state.call, attempts);
+      if (attempt.stopped) {
+        const stopped = partialOutput(attempt.assembler.output(), state.call, attempts);
+        priced(stopped.usage, model.settings.profile?.pricing);
+        return stopped;
+      }
       // Some SDKs end a stream quietly when its signal aborts (openai, the AWS event stream): an abort, not a finish.
       throwIfAborted(linked.signal);
       raw = attempt.assembler.output();
@@ -99,7 +105,13 @@ async function send<T>(
     async () => {
       // Bounded: each pass learns a fact this call had not learned yet, or throws.
       for (;;) {
-        const input = withoutRefusedFields(providerInput(state.call, guidance, signal), learnedFor(model.scope));
+        const learned = learnedFor(model.scope);
+        const input = projectedInput(
+          model,
+          state,
+          withoutRefusedFields(providerInput(state.call, guidance, signal), learned),
+          learned,
+        );
         state.requests++;
         try {
           return await request(input, {
@@ -126,6 +138,27 @@ async function send<T>(
   // A call whose signal aborted while its request (or a retry of it) came back ends with the AbortError.
   throwIfAborted(signal);
   return result;
+}
+
+/**
+ * The request's schemas in the form the adapter declared, without the keywords its provider refused
+ * (arguments are still validated against the original schemas); a `warning` once per process names,
+ * per tool, what was changed.
+ */
+function projectedInput(model: CallDependencies, state: CallState, input: ProviderInput, learned: LearnedCapabilities) {
+  const { changed } = projectInputSchemas(input, model.settings.schemaForm, learned.schemaKeywords);
+  for (const [name, changes] of changed) {
+    if (!model.emitter.listening.warning || !firstAnnouncement(model.scope, `schema:${name}:${changes.join()}`))
+      continue;
+    const message = `${model.settings.providerId} ${model.settings.modelId}: the schema of ${name.startsWith("response format") ? name : `tool '${name}'`} was sent in the form the provider accepts: ${changes.join("; ")}. Arguments are still validated against the original schema.`;
+    model.emitter.emit("warning", {
+      input: state.call.input,
+      callId: state.call.callId,
+      code: "schema-projected",
+      message,
+    });
+  }
+  return input;
 }
 
 /**
@@ -177,7 +210,9 @@ function settle(
     const repairs: Repair[] = [];
     const final = finalizeOutput(raw, call.rules, repairs);
     attempts.push(attemptOf(raw, undefined, final.usage));
-    return { output: completeOutput(final, repairs, call, attempts) };
+    const output = completeOutput(final, repairs, call, attempts);
+    priced(output.usage, model.settings.profile?.pricing);
+    return { output };
   } catch (error) {
     if (!isOutputError(error)) throw error;
     attempts.push(attemptOf(raw, error.message));

@@ -1,3 +1,4 @@
+import { readTimeout } from "../budgets/call-timeout.js";
 import type { ChatModelInput } from "../input.js";
 import type { Message } from "../messages.js";
 
@@ -21,9 +22,7 @@ export function validateInput(input: ChatModelInput): void {
   if (input.maxRetries !== undefined && !(Number.isInteger(input.maxRetries) && input.maxRetries >= 0)) {
     throw new TypeError(`input.maxRetries must be a non-negative integer, got ${input.maxRetries}.`);
   }
-  if (input.timeout !== undefined && !(input.timeout > 0)) {
-    throw new TypeError(`input.timeout must be a positive number of milliseconds, got ${input.timeout}.`);
-  }
+  readTimeout(input.timeout, "input.timeout");
   if (input.signal !== undefined && !(input.signal instanceof AbortSignal)) {
     throw new TypeError("input.signal must be an AbortSignal.");
   }
@@ -70,10 +69,12 @@ function validateMessage(message: Message, index: number): void {
       for (let part = 0; part < content.length; part++) validatePart(message.role, content[part], index, part);
       return;
     case "tool":
-      if (typeof content !== "string") {
+      if (Array.isArray(content)) {
+        for (let part = 0; part < content.length; part++) validatePart("tool", content[part], index, part);
+      } else if (typeof content !== "string") {
         throw messageError(
           index,
-          " is a tool result: its content must be a string (JSON.stringify the tool's result).",
+          " is a tool result: its content must be a string (JSON.stringify the tool's result) or text, image and file parts.",
         );
       }
       if (typeof message.toolCallId !== "string" || typeof message.toolName !== "string") {
@@ -89,7 +90,7 @@ function validateMessage(message: Message, index: number): void {
 }
 
 /** A content part's type and the fields an adapter reads from it. */
-function validatePart(role: "user" | "assistant", part: unknown, index: number, at: number): void {
+function validatePart(role: "user" | "assistant" | "tool", part: unknown, index: number, at: number): void {
   const where = `input.messages[${index}].content[${at}]`;
   if (part === null || typeof part !== "object") throw new TypeError(`${where} must be a content part object.`);
   const fields = part as Record<string, unknown>;
@@ -98,10 +99,10 @@ function validatePart(role: "user" | "assistant", part: unknown, index: number, 
       if (typeof fields.text !== "string") throw new TypeError(`${where} is a text part: it needs text (a string).`);
       return;
     case "image":
-      if (role === "user" && typeof fields.image === "string") return;
+      if (role !== "assistant" && typeof fields.image === "string") return;
       break;
     case "file":
-      if (role === "user" && typeof fields.data === "string" && typeof fields.mediaType === "string") return;
+      if (role !== "assistant" && typeof fields.data === "string" && typeof fields.mediaType === "string") return;
       break;
     case "reasoning":
       if (
@@ -124,7 +125,7 @@ function validatePart(role: "user" | "assistant", part: unknown, index: number, 
     }
   }
   const shapes =
-    role === "user"
+    role !== "assistant"
       ? "{ type: 'text', text }, { type: 'image', image, mediaType? } or { type: 'file', data, mediaType }"
       : "{ type: 'text', text }, { type: 'reasoning', text } or { type: 'tool-call', id, name, args }";
   throw new TypeError(`${where} is not a ${role} content part: use ${shapes}.`);

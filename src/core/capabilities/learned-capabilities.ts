@@ -14,6 +14,8 @@ export interface LearnedCapabilities {
   readonly parameters: Set<ParameterName>;
   /** Fields keelson adds that the provider refused: left out of its requests. */
   readonly fields: Set<AddedField>;
+  /** JSON Schema keywords the provider refused in a tool's or response format's schema: left out of the schemas sent. */
+  readonly schemaKeywords: Set<string>;
 }
 
 /** Where a model's requests go, as the store tells endpoints and models apart. */
@@ -35,6 +37,7 @@ const nothingLearned: LearnedCapabilities = Object.freeze({
   structuredOutput: false,
   parameters: new Set<ParameterName>(),
   fields: new Set<AddedField>(),
+  schemaKeywords: new Set<string>(),
 }) as LearnedCapabilities;
 
 function keyOf(scope: CapabilityScope): string {
@@ -51,7 +54,13 @@ export function learnedEntry(scope: CapabilityScope): LearnedCapabilities {
   const key = keyOf(scope);
   let entry = store.get(key);
   if (entry === undefined) {
-    entry = { toolChoice: new Set(), structuredOutput: false, parameters: new Set(), fields: new Set() };
+    entry = {
+      toolChoice: new Set(),
+      structuredOutput: false,
+      parameters: new Set(),
+      fields: new Set(),
+      schemaKeywords: new Set(),
+    };
     store.set(key, entry);
   }
   return entry;

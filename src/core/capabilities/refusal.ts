@@ -2,26 +2,32 @@ import type { ProviderError } from "../errors/provider-error.js";
 import type { ProviderInput } from "../input.js";
 import type { Message } from "../messages.js";
 import type { ParameterName } from "../parameters/parameter-name.js";
+import { usesKeyword } from "../schema/project-schema.js";
 import { refusedToolChoice } from "../tool-choice/refused-tool-choice.js";
 import type { ToolChoiceMode } from "../tool-choice/tool-choice-mode.js";
 import type { AddedField, LearnedCapabilities } from "./learned-capabilities.js";
+import { isValueError } from "./value-error.js";
 
 /** One fact a provider's 400 taught: what it refused, of what this request sent. */
 export type Refusal =
   | { kind: "tool-choice"; value: ToolChoiceMode }
   | { kind: "structured-output" }
   | { kind: "parameter"; name: ParameterName }
-  | { kind: "field"; name: AddedField };
+  | { kind: "field"; name: AddedField }
+  | { kind: "schema-keyword"; keyword: string };
 
 /**
  * The fact a provider's error teaches, when there is one: the adapter named the refused part of
  * the request (`rejectedParameter`) and this request really carried it, put there by keelson (a
  * refusal of what the request never sent, or of what the caller set in `providerOptions`, teaches
- * nothing and stays the caller's error).
+ * nothing and stays the caller's error). Only a refusal of a *feature* teaches: a 400 about a
+ * parameter's or field's *value* (out of range, wrong type, malformed: value-error.ts) is the
+ * caller's error, learned from by no one. A tool_choice value is itself the feature refused.
  */
 export function refusalOf(error: ProviderError, sent: ProviderInput): Refusal | undefined {
   const rejected = error.rejectedParameter;
   if (rejected === undefined) return undefined;
+  if (rejected.name !== "tool_choice" && isValueError(error)) return undefined;
   switch (rejected.name) {
     case "tool_choice": {
       const value = refusedToolChoice(error, sent.toolChoice);
@@ -40,7 +46,19 @@ export function refusalOf(error: ProviderError, sent: ProviderInput): Refusal | 
         : undefined;
     case "reasoning":
       return sent.messages.some(carriesReasoning) ? { kind: "field", name: "reasoning" } : undefined;
+    case "schema_keyword":
+      return sendsKeyword(sent, rejected.value) ? { kind: "schema-keyword", keyword: rejected.value } : undefined;
   }
+}
+
+/** Whether the request's tool or response-format schemas use the keyword (a refusal of what it never sent teaches nothing). */
+function sendsKeyword(sent: ProviderInput, keyword: string): boolean {
+  if (typeof keyword !== "string" || keyword === "") return false;
+  const format = sent.responseFormat;
+  return (
+    (sent.tools ?? []).some((tool) => usesKeyword(tool.parameters, keyword)) ||
+    (format?.type === "json-schema" && usesKeyword(format.schema, keyword))
+  );
 }
 
 function callerSets(sent: ProviderInput, field: string): boolean {
@@ -61,7 +79,9 @@ export function refusalKey(refusal: Refusal): string {
     ? `tool_choice:${refusal.value}`
     : refusal.kind === "structured-output"
       ? "response_format:json-schema"
-      : `${refusal.kind}:${refusal.name}`;
+      : refusal.kind === "schema-keyword"
+        ? `schema-keyword:${refusal.keyword}`
+        : `${refusal.kind}:${refusal.name}`;
 }
 
 /** Records a refusal; true when it is news (a call in flight may have learned it already). */
@@ -77,6 +97,8 @@ export function recordRefusal(learned: LearnedCapabilities, refusal: Refusal): b
       return addNew(learned.parameters, refusal.name);
     case "field":
       return addNew(learned.fields, refusal.name);
+    case "schema-keyword":
+      return addNew(learned.schemaKeywords, refusal.keyword);
   }
 }
 
@@ -127,6 +149,8 @@ export function learnedMessage(
       return refusal.name === "parallel_tool_calls"
         ? `${said} without parallel_tool_calls. There is no option to set up front; the process sends it no more.`
         : `${said} without the reasoning of earlier tool-call turns. To skip the refused request, construct the model with reasoningContent: false.`;
+    case "schema-keyword":
+      return `${said} with '${refusal.keyword}' left out of the schemas it sends (arguments are still validated against the whole schema). There is no option to set up front; the process sends it no more.`;
   }
 }
 
@@ -140,5 +164,7 @@ function refusedPart(refusal: Refusal): string {
       return `parameters.${refusal.name}`;
     case "field":
       return refusal.name === "parallel_tool_calls" ? "parallel_tool_calls" : "the reasoning sent back";
+    case "schema-keyword":
+      return `the schema keyword '${refusal.keyword}'`;
   }
 }

@@ -30,7 +30,9 @@ export type RejectedParameter =
     }
   | { name: "response_format"; value: "json-schema" }
   | { name: "parameter"; value: ParameterName }
-  | { name: "parallel_tool_calls" | "reasoning"; value?: undefined };
+  | { name: "parallel_tool_calls" | "reasoning"; value?: undefined }
+  /** A JSON Schema keyword (`pattern`, `additionalProperties`, …) in a tool's or response format's schema. */
+  | { name: "schema_keyword"; value: string };
 
 export interface ProviderErrorOptions extends ChatModelErrorOptions {
   statusCode?: number | undefined;
@@ -60,9 +62,14 @@ export class ProviderError extends ChatModelError {
    * `finishReason` is `"error"` unless the provider had sent its own before the stream broke.
    */
   declare partialOutput?: ProviderOutput;
+  /**
+   * How many requests were made for this error when transport retries ran (the message says so
+   * too): 1 when the first failure was not retried. Unset on an error raised outside a request.
+   */
+  declare attempts?: number;
 
   constructor(message: string, options: ProviderErrorOptions = {}) {
-    super(message, options);
+    super(boundedMessage(message), options);
     this.name = "ProviderError";
     this.statusCode = options.statusCode;
     this.reason = options.reason ?? reasonFromStatus(options.statusCode);
@@ -75,6 +82,19 @@ export class ProviderError extends ChatModelError {
   static override isInstance(error: unknown): error is ProviderError {
     return ChatModelError.hasMarker(error, marker);
   }
+}
+
+/**
+ * At most `maxMessageLength` characters: whatever an adapter quotes from a server (a proxy's 5 MB
+ * error page), a message stays a message. Adapters cut what they quote first; this is the bound
+ * for every one of them.
+ */
+export const maxMessageLength = 8_000;
+
+function boundedMessage(message: string): string {
+  const text = typeof message === "string" ? message : String(message);
+  if (text.length <= maxMessageLength) return text;
+  return `${text.slice(0, maxMessageLength)}… (${text.length - maxMessageLength} more characters)`;
 }
 
 export function reasonFromStatus(statusCode: number | undefined): ProviderErrorReason {

@@ -1,3 +1,6 @@
+import { preflightGuarded } from "../budgets/preflight-guard.js";
+import { callTimeout } from "../budgets/call-timeout.js";
+import { stallGuarded } from "../budgets/stall-guard.js";
 import type { ModelSettings } from "../model-settings.js";
 import {
   dropUnsupportedParameters,
@@ -6,6 +9,7 @@ import {
   type CallDependencies,
 } from "../call/index.js";
 import { firstAnnouncement } from "../capabilities/learned-capabilities.js";
+import type { RunContext } from "../input.js";
 import type { ToolChoiceRung } from "../output.js";
 import { rateLimitMiddleware } from "../rate-limit/rate-limit-middleware.js";
 import { checkMiddleware, type ChatModelMiddleware } from "../middleware/chat-model-middleware.js";
@@ -44,8 +48,19 @@ export function callDependenciesOf(
             },
           ),
         ];
+  // Held to the call's firstChunkMs / chunkMs once sent (time held by the rate limit is not silence).
+  const guarded = stallGuarded({ request: provider.create, requestStream: provider.stream }, settings, (context) =>
+    callTimeout(context.call?.input.timeout, settings.timeout),
+  );
+  const stallChecked: ProviderRequests = { create: guarded.request, stream: guarded.requestStream };
+  const warnClamped = (context: RunContext, message: string) => {
+    const sink = sinkOf(events);
+    const { call } = context;
+    if (call && sink.listening.warning)
+      sink.emit("warning", { input: call.input, callId: call.callId, code: "max-tokens-clamped", message });
+  };
   // A middleware array assigned to the model later is composed anew on the next request.
-  let composedFor: readonly ChatModelMiddleware[] | undefined;
+  let composedFor: readonly ChatModelMiddleware[] | undefined | null = null;
   let composed = provider;
   return {
     settings,
@@ -62,7 +77,10 @@ export function callDependenciesOf(
     get provider() {
       if (settings.middleware !== composedFor) {
         composedFor = settings.middleware;
-        composed = composeMiddleware(provider, [...checkMiddleware(composedFor), ...builtIn], settings);
+        const inner = composeMiddleware(stallChecked, [...checkMiddleware(composedFor), ...builtIn], settings);
+        // Checked against the context window before the middleware and the rate limit hold them.
+        const checked = preflightGuarded({ request: inner.create, requestStream: inner.stream }, settings, warnClamped);
+        composed = { create: checked.request, stream: checked.requestStream };
       }
       return composed;
     },

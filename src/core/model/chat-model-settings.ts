@@ -1,3 +1,6 @@
+import { checkPricing } from "../profiles/model-pricing.js";
+import { checkTokenCount, modelProfile, type ModelProfile } from "../profiles/model-profile.js";
+import { readTimeout, type CallTimeout } from "../budgets/call-timeout.js";
 import { checkCacheTimeout } from "../cache/guarded-store.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import { NullCache } from "../cache/null-cache.js";
@@ -54,6 +57,13 @@ export abstract class ChatModelSettings {
   readonly rateLimit: RateLimitOptions | undefined;
   /** The most bytes of one response body its requests read (`maxResponseBytes` option; `Infinity`: no cap). */
   readonly maxResponseBytes: number;
+  /** Whether the provider takes images and files inside a tool result (the adapter's profile). */
+  readonly toolResultMedia: boolean;
+  /** Every call's timeout unless the call sets its own (`timeout` option). */
+  timeout: CallTimeout | undefined;
+  /** The profile fields the options set (the rest come from keelson's table). */
+  private readonly profileOptions: Pick<ModelProfile, "contextWindow" | "maxOutputTokens" | "pricing">;
+  private knownProfile: ModelProfile | undefined;
   constructor(modelId: string, options: ChatModelOptions = {}, profile: ChatModelProfile) {
     if (typeof modelId !== "string" || modelId.trim() === "") {
       throw new TypeError(`A model id is required (a non-empty string), got ${JSON.stringify(modelId)}.`);
@@ -83,11 +93,23 @@ export abstract class ChatModelSettings {
       "unsupportedParameters",
     );
     this.strictParameters = options.strictParameters ?? false;
-    this.retry = resolveRetryOptions(options.retry);
+    this.retry = resolveRetryOptions(options.retry, options.maxRetries);
     this.middleware = checkMiddleware(options.middleware ?? []);
     if (options.rateLimit !== undefined) checkRateLimitOptions(options.rateLimit);
     this.rateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
     this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);
+    this.toolResultMedia = profile.toolResultMedia ?? true;
+    readTimeout(options.timeout, "The timeout option");
+    this.timeout = options.timeout;
+    this.profileOptions = profileOptions(options);
+  }
+
+  /**
+   * What keelson knows of this model's limits and prices: `contextWindow`, `maxOutputTokens` and
+   * `pricing` from its dated table (`asOf`), each replaced by the constructor option of that name.
+   */
+  get profile(): ModelProfile {
+    return (this.knownProfile ??= modelProfile(this.providerId, this.modelId, this.profileOptions));
   }
 
   /** Where this model's requests go (base URL, host, region, deployment); part of the cache key. */
@@ -150,6 +172,19 @@ export abstract class ChatModelSettings {
   set unsupportedParameters(names: Set<ParameterName>) {
     this.builtUnsupportedParameters = names;
   }
+}
+
+/** The profile fields a model's options set, checked. */
+function profileOptions(
+  options: ChatModelOptions,
+): Pick<ModelProfile, "contextWindow" | "maxOutputTokens" | "pricing"> {
+  const contextWindow = checkTokenCount(options.contextWindow, "contextWindow");
+  const maxOutputTokens = checkTokenCount(options.maxOutputTokens, "maxOutputTokens");
+  return {
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+    ...(options.pricing === undefined ? {} : { pricing: checkPricing(options.pricing) }),
+  };
 }
 
 /**

@@ -1,7 +1,10 @@
+import { countTokens, type TokenCount } from "./count-tokens.js";
+import { callTimeout } from "../budgets/call-timeout.js";
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
 import { callChunks, runCall, type CallDependencies } from "../call/index.js";
 import { callDependenciesOf } from "./call-dependencies-of.js";
 import { ChatModelEmitter } from "../emitter/chat-model-emitter.js";
+import type { ChatModelLike } from "./chat-model-like.js";
 import { ModelCache } from "./model-cache.js";
 import { ChatModelSettings } from "./chat-model-settings.js";
 import type { ChatModelEvents } from "../events.js";
@@ -49,7 +52,7 @@ export function nextCallId(): number {
  * the fields it inherits (`core/model/chat-model-settings.ts`); this class holds a call's lifetime (its signal, events,
  * cache decision and run), its events and its copies.
  */
-export abstract class ChatModel extends ChatModelSettings {
+export abstract class ChatModel extends ChatModelSettings implements ChatModelLike {
   static {
     readDependencies = (model) => model.dependencies();
   }
@@ -101,7 +104,8 @@ export abstract class ChatModel extends ChatModelSettings {
     try {
       this.emit("start", { input, callId });
       const call = this.dependencies().prepare(input, callId);
-      linked = callSignal(input.signal, input.timeout, false, this.plainCallsShareInertSignal);
+      const { totalMs } = callTimeout(input.timeout, this.timeout);
+      linked = callSignal(input.signal, totalMs, false, this.plainCallsShareInertSignal);
       const { signal } = linked;
       throwIfAborted(signal);
       const run = () => finalValue(runCall(this.dependencies(), call, linked!, false));
@@ -149,6 +153,24 @@ export abstract class ChatModel extends ChatModelSettings {
       responseFormat: { type: "json-schema", schema, ...(name === undefined ? {} : { name }) },
     });
     return { object: output.object as InferSchemaOutput<S>, output };
+  }
+
+  /**
+   * The input tokens `input` would cost on this model, sent as `create` sends it: the provider's
+   * count endpoint where it has one (`exact: true`; Anthropic's count_tokens, the Responses API's
+   * input_tokens), else keelson's estimate (`exact: false`: OpenAI's tokenizer for OpenAI's models,
+   * otherwise a per-provider ratio corrected by the usage reported in this process).
+   */
+  countTokens(input: ChatModelInput): Promise<TokenCount> {
+    return countTokens(this, input, (provided) => this._countTokens(provided));
+  }
+
+  /**
+   * For adapters: the provider's own count of the input tokens of `input`, from its count endpoint.
+   * @default none (undefined: keelson estimates)
+   */
+  protected _countTokens(_input: ProviderInput): Promise<number | undefined> {
+    return Promise.resolve(undefined);
   }
 
   /**
@@ -204,7 +226,7 @@ export abstract class ChatModel extends ChatModelSettings {
       this.emit("start", { input, callId });
       const call = this.dependencies().prepare(input, callId);
       // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
-      const own = (linked = callSignal(input.signal, input.timeout, true));
+      const own = (linked = callSignal(input.signal, callTimeout(input.timeout, this.timeout).totalMs, true));
       throwIfAborted(own.signal);
       const key = this.cached().keyOf(call);
       const start = () => callChunks(runCall(this.dependencies(), call, own, true));

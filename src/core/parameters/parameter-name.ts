@@ -3,7 +3,7 @@ import type { ChatModelParameters } from "../input.js";
 /** One of the common sampling parameters (`seed`, `topK`, `reasoningEffort`, …). */
 export type ParameterName = keyof ChatModelParameters;
 
-const parameterNames: ReadonlySet<string> = new Set<ParameterName>([
+export const parameterNames: ReadonlySet<string> = new Set<ParameterName>([
   "temperature",
   "maxTokens",
   "topP",

@@ -7,27 +7,27 @@ export type RateLimitStore = object;
 /** How many calls a model may send: per endpoint and model, held before they are sent until the budget allows them. */
 export interface RateLimitOptions {
   /** Requests per minute: that many go at once, the next waits for the window to pass (a full bucket). @default no limit */
-  requestsPerMinute?: number;
+  requestsPerMinute?: number | undefined;
   /**
    * Tokens per minute, counted up front from the request's estimate (its text at ~4 characters a
    * token, plus `maxTokens`) and settled from the usage the provider reports. @default no limit
    */
-  tokensPerMinute?: number;
+  tokensPerMinute?: number | undefined;
   /** Requests in flight at once, in this process (a stream is in flight until it ends). @default no limit */
-  maxConcurrent?: number;
+  maxConcurrent?: number | undefined;
   /**
    * A Redis client: every process using the same store shares one budget per endpoint and model,
    * and a 429's `Retry-After` seen by one pauses them all. While it cannot be reached, each
    * process keeps the budget on its own (one `warning` event says so). @default none (per process)
    */
-  store?: RateLimitStore;
+  store?: RateLimitStore | undefined;
   /**
    * The window the per-minute budgets are counted over, in whole seconds (as milliseconds): with
    * `windowMs: 1000`, `requestsPerMinute: 120` lets 2 requests through each second. @default 60000
    */
-  windowMs?: number;
+  windowMs?: number | undefined;
   /** How long one operation on the store may take before the process falls back to its own budget. @default 500 */
-  storeTimeoutMs?: number;
+  storeTimeoutMs?: number | undefined;
 }
 
 /** Checks the options as the model is built: a clear TypeError naming what is wrong. */

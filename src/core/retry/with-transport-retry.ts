@@ -22,6 +22,7 @@ export async function withTransportRetry<T>(
   options: TransportRetryOptions,
 ): Promise<T> {
   let firstError: ProviderError;
+  let requests = 1;
   try {
     throwIfAborted(signal);
     const result = await request(1);
@@ -30,43 +31,66 @@ export async function withTransportRetry<T>(
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
     // Nothing to retry: fail now, without loading p-retry to learn the same thing.
-    if (maxRetries === 0 || !isRetryable(error)) throw error;
+    if (maxRetries === 0 || !isRetryable(error)) throw countedRequests(error, 1);
     firstError = error;
   }
   // p-retry's backoffs so far: its next wait is bounded by initialDelayMs · 2^backoffs.
   let backoffs = 0;
   try {
     const { default: pRetry } = await import("p-retry");
-    return await pRetry((attempt) => (attempt === 1 ? Promise.reject(firstError) : request(attempt)), {
-      retries: maxRetries,
-      factor: 2,
-      minTimeout: options.initialDelayMs / 2,
-      maxTimeout: options.maxDelayMs,
-      randomize: true,
-      signal,
-      // A retry after a Retry-After wait is keelson's: p-retry adds no backoff of its own to it.
-      shouldConsumeRetry: ({ error }) => !(isRetryable(error) && error.retryAfterMs !== undefined),
-      shouldRetry: async ({ error, attemptNumber }) => {
-        if (!isRetryable(error) || attemptNumber > maxRetries) return false;
-        if (error.retryAfterMs === undefined) {
-          options.onRetry?.(attemptNumber, error, backoffBound(backoffs++, options));
-          return true;
-        }
-        const waitMs = retryAfterWait(error, error.retryAfterMs, options, signal);
-        options.onRetry?.(attemptNumber, error, waitMs);
-        await delay(waitMs, signal);
-        return true;
+    return await pRetry(
+      (attempt) => {
+        if (attempt === 1) return Promise.reject(firstError);
+        requests = attempt;
+        return request(attempt);
       },
-    });
+      {
+        retries: maxRetries,
+        factor: 2,
+        minTimeout: options.initialDelayMs / 2,
+        maxTimeout: options.maxDelayMs,
+        randomize: true,
+        signal,
+        // A retry after a Retry-After wait is keelson's: p-retry adds no backoff of its own to it.
+        shouldConsumeRetry: ({ error }) => !(isRetryable(error) && error.retryAfterMs !== undefined),
+        shouldRetry: async ({ error, attemptNumber }) => {
+          if (!isRetryable(error) || attemptNumber > maxRetries) return false;
+          if (error.retryAfterMs === undefined) {
+            options.onRetry?.(attemptNumber, error, backoffBound(backoffs++, options));
+            return true;
+          }
+          const waitMs = retryAfterWait(error, error.retryAfterMs, options, signal);
+          options.onRetry?.(attemptNumber, error, waitMs);
+          await delay(waitMs, signal);
+          return true;
+        },
+      },
+    );
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
-    throw error;
+    throw countedRequests(error, requests);
   }
 }
 
 /** The longest backoff p-retry waits after `backoffs` earlier ones (it waits half to all of it). */
 function backoffBound(backoffs: number, options: TransportRetryOptions): number {
   return Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** backoffs);
+}
+
+/**
+ * The error saying how many requests were made for it: `attempts`, and after retries the count in
+ * its message too (an error after three requests must not read as if one failed). Set once: an
+ * error that already carries a count (a nested call's) keeps it.
+ */
+function countedRequests(error: unknown, requests: number): unknown {
+  if (!ProviderError.isInstance(error) || error.attempts !== undefined) return error;
+  try {
+    error.attempts = requests;
+    if (requests > 1) error.message = `${error.message} (${requests} requests were made.)`;
+  } catch {
+    // A frozen error is passed on as it is.
+  }
+  return error;
 }
 
 function isRetryable(error: unknown): error is ProviderError {

@@ -1,6 +1,6 @@
 import type { ProviderTool } from "../input.js";
-import type { Tool, ToolDefinition } from "../tool.js";
-import { defineTool } from "../tool.js";
+import type { AnyTool } from "../tool.js";
+import { toolFrom } from "../tool.js";
 import type { Validator } from "./validate.js";
 import { validatorFor } from "./validate.js";
 
@@ -15,12 +15,14 @@ export interface ToolIndex {
 
 /** An index and what it was made from: each given tool, and the fields it was read with. */
 interface KeptIndex extends ToolIndex {
-  readonly given: readonly (Tool | ToolDefinition)[];
+  readonly given: readonly AnyTool[];
   readonly fields: readonly ToolFields[];
 }
 
 interface ToolFields {
   name: unknown;
+  /** OpenAI's form keeps the fields under `function`. */
+  function: unknown;
   description: unknown;
   inputSchema: unknown;
   parameters: unknown;
@@ -33,13 +35,13 @@ const noTools: ToolIndex = { providerTools: [], toolsByName: new Map() };
  * same fields (an array or a tool changed in place is indexed again): agents send one array call
  * after call. Earns 4 % of Ollama's tools-100 call (2206k → 2112k instructions, npm run bench:instructions).
  */
-const indexes = new WeakMap<readonly (Tool | ToolDefinition)[], KeptIndex>();
+const indexes = new WeakMap<readonly AnyTool[], KeptIndex>();
 
 /**
  * A call's tools, defined and validated once: as sent to the provider, and by name with their
  * validators. Throws a TypeError for two tools of one name.
  */
-export function indexTools(given: readonly (Tool | ToolDefinition)[] | undefined): ToolIndex {
+export function indexTools(given: readonly AnyTool[] | undefined): ToolIndex {
   if (given === undefined || given.length === 0) return noTools;
   const kept = indexes.get(given);
   if (kept !== undefined && unchanged(kept, given)) return kept;
@@ -48,29 +50,33 @@ export function indexTools(given: readonly (Tool | ToolDefinition)[] | undefined
   return made;
 }
 
-function unchanged(kept: KeptIndex, given: readonly (Tool | ToolDefinition)[]): boolean {
+function unchanged(kept: KeptIndex, given: readonly AnyTool[]): boolean {
   if (kept.given.length !== given.length) return false;
   for (let index = 0; index < given.length; index++) {
     const tool = given[index]!;
     const fields = kept.fields[index]!;
     if (
       tool !== kept.given[index] ||
-      tool.name !== fields.name ||
-      tool.description !== fields.description ||
-      tool.inputSchema !== fields.inputSchema ||
-      (tool as Partial<Tool>).parameters !== fields.parameters
+      field(tool, "name") !== fields.name ||
+      field(tool, "description") !== fields.description ||
+      field(tool, "function") !== fields.function ||
+      field(tool, "inputSchema") !== fields.inputSchema ||
+      field(tool, "parameters") !== fields.parameters
     )
       return false;
   }
   return true;
 }
 
-function buildIndex(given: readonly (Tool | ToolDefinition)[]): KeptIndex {
+/** A field of a tool in any of its shapes (absent: undefined). */
+const field = (tool: AnyTool, key: keyof ToolFields): unknown => (tool as unknown as Record<string, unknown>)[key];
+
+function buildIndex(given: readonly AnyTool[]): KeptIndex {
   const providerTools: ProviderTool[] = [];
   const toolsByName = new Map<string, ToolEntry>();
   const fields: ToolFields[] = [];
   for (const definition of given) {
-    const tool = defineTool(definition);
+    const tool = toolFrom(definition);
     if (toolsByName.has(tool.name))
       throw new TypeError(`Two tools are named '${tool.name}': tool names must be unique.`);
     const providerTool: ProviderTool =
@@ -79,8 +85,13 @@ function buildIndex(given: readonly (Tool | ToolDefinition)[]): KeptIndex {
         : { name: tool.name, description: tool.description, parameters: tool.parameters };
     providerTools.push(providerTool);
     toolsByName.set(tool.name, { tool: providerTool, validate: validatorFor(tool.inputSchema) });
-    const { name, description, inputSchema } = definition;
-    fields.push({ name, description, inputSchema, parameters: (definition as Partial<Tool>).parameters });
+    fields.push({
+      name: field(definition, "name"),
+      function: field(definition, "function"),
+      description: field(definition, "description"),
+      inputSchema: field(definition, "inputSchema"),
+      parameters: field(definition, "parameters"),
+    });
   }
   return { providerTools, toolsByName, given: given.slice(), fields };
 }

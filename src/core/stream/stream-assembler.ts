@@ -9,6 +9,8 @@ interface PendingToolCall {
   args: string;
   /** A whole call's arguments as the provider sent them (an object), when it came in one piece. */
   whole?: unknown;
+  /** The provider's signature of the call (Gemini's `thoughtSignature`). */
+  signature?: string;
 }
 
 /**
@@ -49,8 +51,11 @@ export class StreamAssembler {
         break;
       case "tool-call": {
         const index = this.#toolCalls.size === 0 ? 0 : Math.max(...this.#toolCalls.keys()) + 1;
-        const { id, name, args } = chunk.toolCall;
-        this.#toolCalls.set(index, { id, name, args: "", whole: args });
+        const { id, name, args, signature } = chunk.toolCall;
+        this.#toolCalls.set(
+          index,
+          signature ? { id, name, args: "", whole: args, signature } : { id, name, args: "", whole: args },
+        );
         break;
       }
       case "usage":
@@ -112,6 +117,7 @@ export class StreamAssembler {
     if (chunk.id) pending.id = chunk.id;
     if (chunk.name) pending.name = pending.name && pending.name !== chunk.name ? pending.name + chunk.name : chunk.name;
     if (chunk.argsDelta) pending.args += chunk.argsDelta;
+    if (chunk.signature) pending.signature = chunk.signature;
   }
 
   get text(): string {
@@ -130,7 +136,11 @@ export class StreamAssembler {
   output(): ProviderOutput {
     const toolCalls: ProviderToolCall[] = [...this.#toolCalls.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([, call]) => ({ id: call.id, name: call.name, args: call.whole ?? call.args }));
+      .map(([, call]) =>
+        call.signature
+          ? { id: call.id, name: call.name, args: call.whole ?? call.args, signature: call.signature }
+          : { id: call.id, name: call.name, args: call.whole ?? call.args },
+      );
     return {
       text: this.#text,
       reasoning: this.#reasoning,

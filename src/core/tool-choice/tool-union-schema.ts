@@ -7,11 +7,11 @@ import { strictSchema } from "./strict-schema.js";
 /** How `toolUnionSchema` shapes the union. */
 export interface ToolUnionSchemaOptions {
   /** Several calls in one reply: the schema is an array of calls. @default false */
-  parallel?: boolean;
+  parallel?: boolean | undefined;
   /** Wrap the union as `{ item: … }` for providers that want an object at the root. @default false */
-  wrap?: boolean;
+  wrap?: boolean | undefined;
   /** Every property required and no extra keys, as OpenAI's strict mode demands. @default false */
-  strict?: boolean;
+  strict?: boolean | undefined;
 }
 
 /** A tool as the union needs it: its name and its arguments' JSON Schema. */

@@ -30,8 +30,7 @@ export function transportRefusal(error: unknown, context: TransportRefusalContex
     if (found instanceof RefusedRedirectError) return refusedRedirect(found, error, context);
     if (found instanceof NotAStreamError) {
       // It becomes the cause, and it quotes what the server sent: never with a credential in it.
-      redactSecrets(error, context.secrets);
-      return notAStream(found, error, context);
+      return notAStream(found, redactSecrets(error, context.secrets), context);
     }
     found = (found as { cause?: unknown }).cause;
   }

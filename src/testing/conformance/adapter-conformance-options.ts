@@ -70,7 +70,7 @@ export interface AdapterConformanceOptions<S extends ReplayServer = ReplayServer
    * response's `stall`, or skip the cases that use them).
    * @default () => startReplayServer() (HTTP/1.1 on 127.0.0.1)
    */
-  server?: () => Promise<S>;
+  server?: (() => Promise<S>) | undefined;
   /**
    * The adapter under test, sending every request to `baseURL` (the server's `url`), with the
    * common options passed through (the suite sets `retry`, `toolChoiceSupport`, …). `server` is the
@@ -85,16 +85,16 @@ export interface AdapterConformanceOptions<S extends ReplayServer = ReplayServer
    * A retryable provider error that asks for no wait (e.g. a 429 with `retry-after: 0`). The retry
    * cases run with it and with a dropped connection; without it, with a dropped connection only.
    */
-  retryableError?: ReplayResponse;
+  retryableError?: ReplayResponse | undefined;
   /** @default ["create", "stream"] */
-  modes?: readonly ("create" | "stream")[];
+  modes?: readonly ("create" | "stream")[] | undefined;
   /**
    * Cases this adapter cannot have, each with the reason, e.g. `{ "streamed-tool-call-args":
    * "tool calls arrive whole in one chunk" }`. They are reported as skipped (`it.skip`) with the
    * reason, never run and passed; a skipped case that also has recordings is a `TypeError`.
    * Scenario cases without recordings in this run are reported as skipped too.
    */
-  skip?: Partial<Record<ConformanceCaseId, string>>;
+  skip?: Partial<Record<ConformanceCaseId, string>> | undefined;
   /**
    * The recordings to replay. Scenarios that hold a list take one case per recording, since the
    * recordings of `create` and of `createStream` are often different conversations.

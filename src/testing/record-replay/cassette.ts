@@ -6,6 +6,8 @@ import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelParameters, ProviderInput } from "../../core/input.js";
 import type { ProviderErrorReason, RejectedParameter } from "../../core/errors/provider-error.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
+import { CassetteError } from "./cassette-error.js";
+import { checkCassette } from "./check-cassette.js";
 
 /** One exchange with the provider: what it was sent, and its answer (whole, as chunks, or an error). */
 export interface CassetteInteraction {
@@ -63,18 +65,31 @@ export interface Cassette {
   interactions: CassetteInteraction[];
 }
 
-/** The cassette at `path` (a file path, not a URL), as RecordingChatModel wrote it; throws when there is none yet. */
+/**
+ * The cassette at `path` (a file path, not a URL), as RecordingChatModel wrote it; throws when there
+ * is none yet, and a CassetteError naming the file and the field when it is not JSON or not a cassette.
+ */
 export function readCassette(path: string): Cassette {
   if (!existsSync(path)) {
     throw new Error(
       `No cassette at ${path}: record one first with RecordingChatModel (run the test once against a real provider).`,
     );
   }
-  const cassette = JSON.parse(readFileSync(path, "utf8")) as Cassette;
-  if (cassette.version !== 1 || !Array.isArray(cassette.interactions)) {
-    throw new Error(`${path} is not a keelson cassette (version 1 with interactions).`);
+  let text: string;
+  let parsed: unknown;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new CassetteError(path, "", `could not be read (${(error as Error).message})`, { cause: error });
   }
-  return cassette;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CassetteError(path, "", `is not valid JSON (${(error as Error).message}; ${text.length} characters)`, {
+      cause: error,
+    });
+  }
+  return checkCassette<Cassette>(parsed, path);
 }
 
 export function writeCassette(path: string, cassette: Cassette, secrets: readonly string[] = []): void {

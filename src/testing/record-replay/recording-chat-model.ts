@@ -6,20 +6,24 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { optionsOf, profileOf, settingsOf } from "./cassette-settings.js";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import { writeCassette } from "./cassette.js";
+import { modelCredentials } from "../../internal/model-credentials.js";
+import { definedFields } from "../../internal/defined-fields.js";
 import { recordingMiddleware } from "./recording-middleware.js";
 
 export interface RecordingChatModelOptions extends ChatModelOptions {
   /** Where the cassette is written (JSON). It is rewritten after every exchange. */
   cassette: string;
   /** Strings to scrub from the cassette besides the credential shapes keelson knows (e.g. a gateway token). @default [] */
-  secrets?: string[];
+  secrets?: string[] | undefined;
 }
 
 /**
  * Wraps a real model and writes every exchange with its provider — the provider input, and the
  * output (streams as their chunks) or the error — to a cassette file, for `ReplayChatModel` to play
  * back offline. Cassettes never contain credentials: provider inputs carry none, and every string is
- * scrubbed of key-shaped text before it is written. The recording is the innermost middleware of
+ * scrubbed of every credential the wrapped model holds (whatever its shape: a 64-hex Together key,
+ * an Azure key, AWS secret keys and session tokens) and of key-shaped text before it is written.
+ * The recording is the innermost middleware of
  * this model (`recordingMiddleware`); its requests go to the wrapped model's provider, through the
  * wrapped model's own middleware.
  */
@@ -30,6 +34,9 @@ export class RecordingChatModel extends ChatModel {
 
   constructor(inner: ChatModel, options: RecordingChatModelOptions) {
     const { cassette, secrets = [], middleware = [], ...rest } = options;
+    // A maxRetries given here is the retry count (the inner model's is then not passed beside it).
+    const { maxRetries: _innerMaxRetries, ...innerRetry } = inner.retry;
+    const retry = rest.maxRetries === undefined ? { ...inner.retry } : innerRetry;
     if (typeof cassette !== "string" || cassette === "")
       throw new TypeError("RecordingChatModel needs { cassette: <file path> }.");
     const recorded: Cassette = {
@@ -43,15 +50,16 @@ export class RecordingChatModel extends ChatModel {
     const record = (input: ProviderInput, answer: Omit<CassetteInteraction, "input">) => {
       const { signal: _signal, ...sent } = input;
       recorded.interactions.push({ input: structuredClone(sent), ...structuredClone(answer) });
-      writeCassette(cassette, recorded, secrets);
+      // Every credential the wrapped model holds now, whatever its shape, besides the shapes keelson knows.
+      writeCassette(cassette, recorded, [...secrets, ...modelCredentials(inner)]);
     };
     // The wrapped model's settings (default parameters, parallel calls, repair, retries) unless overridden.
     super(
       inner.modelId,
       {
         ...optionsOf(settingsOf(inner)),
-        retry: { ...inner.retry },
-        ...rest,
+        retry,
+        ...definedFields(rest),
         middleware: [...middleware, recordingMiddleware(record)],
       },
       profileOf(inner),

@@ -5,11 +5,13 @@ import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { optionsOf } from "./cassette-settings.js";
 import type { Cassette } from "./cassette.js";
 import { readCassette } from "./cassette.js";
+import { checkCassette } from "./check-cassette.js";
 import { replayMiddleware } from "./replay-middleware.js";
+import { definedFields } from "../../internal/defined-fields.js";
 
 export interface ReplayChatModelOptions extends ChatModelOptions {
   /** The extra secrets the cassette was recorded with, so inputs holding them match their scrubbed recording. @default [] */
-  secrets?: string[];
+  secrets?: string[] | undefined;
 }
 
 /** Replays made so far in this process. */
@@ -32,12 +34,13 @@ export class ReplayChatModel extends ChatModel {
    *   so that a recorded retryable error replays without waiting.
    */
   constructor(cassette: string | Cassette, options: ReplayChatModelOptions = {}) {
-    const loaded = typeof cassette === "string" ? readCassette(cassette) : cassette;
+    const loaded =
+      typeof cassette === "string" ? readCassette(cassette) : checkCassette<Cassette>(cassette, "the cassette");
     const { secrets = [], middleware = [], ...rest } = options;
     const retry = {
       initialDelayMs: 0,
       maxDelayMs: 0,
-      ...(loaded.settings ? { maxRetries: loaded.settings.maxRetries } : {}),
+      ...(loaded.settings && rest.maxRetries === undefined ? { maxRetries: loaded.settings.maxRetries } : {}),
     };
     // The recorded model's settings, so the replay sends the same inputs and accepts the same replies.
     // The replay is the innermost middleware: the caller's run around it, as around a provider.
@@ -47,7 +50,7 @@ export class ReplayChatModel extends ChatModel {
     });
     super(
       loaded.modelId,
-      { ...optionsOf(loaded.settings), retry, ...rest, middleware: [...middleware, replay] },
+      { ...optionsOf(loaded.settings), retry, ...definedFields(rest), middleware: [...middleware, replay] },
       loaded.profile,
     );
     this.providerId = loaded.providerId;

@@ -62,7 +62,13 @@ describe("BedrockChatModel", () => {
       expect(body()).toEqual({ messages: [{ role: "user", content: [{ text: "What is INC-001?" }] }] });
       expect(output.text).toBe("INC-001 is an outage of auth-api.");
       expect(output.finishReason).toBe("stop");
-      expect(output.usage).toEqual({ inputTokens: 25, outputTokens: 9, totalTokens: 34, cachedInputTokens: 4 });
+      expect(output.usage).toEqual({
+        inputTokens: 25,
+        outputTokens: 9,
+        totalTokens: 34,
+        cachedInputTokens: 4,
+        costUsd: expect.any(Number),
+      });
       expect(output.meta.toolChoice).toBe("native");
       if (mode === "createStream") {
         const deltas = chunks.filter((chunk) => chunk.type === "text-delta");

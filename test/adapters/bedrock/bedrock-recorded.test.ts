@@ -47,7 +47,12 @@ describe("BedrockChatModel", () => {
         const reply = readJSONFixture<any>("bedrock/converse-nonstream-text.json");
         expect(output.text).toBe(reply.output.message.content[0].text);
         expect(output.finishReason).toBe("stop");
-        expect(output.usage).toEqual({ inputTokens: 7, outputTokens: 30, totalTokens: 37 });
+        expect(output.usage).toEqual({
+          inputTokens: 7,
+          outputTokens: 30,
+          totalTokens: 37,
+          costUsd: expect.any(Number),
+        });
         expect((output.raw as any).output).toEqual(reply.output);
       });
 
@@ -77,7 +82,12 @@ describe("BedrockChatModel", () => {
           },
         ]);
         expect(output.finishReason).toBe("tool-calls");
-        expect(output.usage).toEqual({ inputTokens: 571, outputTokens: 22, totalTokens: 593 });
+        expect(output.usage).toEqual({
+          inputTokens: 571,
+          outputTokens: 22,
+          totalTokens: 593,
+          costUsd: expect.any(Number),
+        });
       });
 
       it("should read Claude's reasoning with its signature before the text and the tool call", async () => {
@@ -140,7 +150,12 @@ describe("BedrockChatModel", () => {
         expect(deltas).toHaveLength(events.filter((event) => "contentBlockDelta" in event).length);
         expect(output.text).toBe(textOfEvents(events));
         expect(output.finishReason).toBe("stop");
-        expect(output.usage).toEqual({ inputTokens: 13, outputTokens: 82, totalTokens: 95 });
+        expect(output.usage).toEqual({
+          inputTokens: 13,
+          outputTokens: 82,
+          totalTokens: 95,
+          costUsd: expect.any(Number),
+        });
       });
 
       it("should send the recorded tools and assemble text then a streamed toolUse block", async () => {
@@ -176,7 +191,12 @@ describe("BedrockChatModel", () => {
           { type: "tool-call", id: "tooluse_lAG_zP8QRHmSYOwZzzaCqA", name: "get_temperature", args: { city: "Paris" } },
         ]);
         expect(output.finishReason).toBe("tool-calls");
-        expect(output.usage).toEqual({ inputTokens: 471, outputTokens: 91, totalTokens: 562 });
+        expect(output.usage).toEqual({
+          inputTokens: 471,
+          outputTokens: 91,
+          totalTokens: 562,
+          costUsd: expect.any(Number),
+        });
       });
 
       it("should skip streamed server-tool blocks and their results", async () => {

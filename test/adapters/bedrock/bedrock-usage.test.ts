@@ -39,7 +39,13 @@ describe("BedrockChatModel usage with prompt caching", () => {
         mode,
       );
 
-      expect(output.usage).toEqual({ inputTokens: 1812, outputTokens: 50, totalTokens: 1862, cachedInputTokens: 1800 });
+      expect(output.usage).toEqual({
+        inputTokens: 1812,
+        outputTokens: 50,
+        totalTokens: 1862,
+        cachedInputTokens: 1800,
+        costUsd: expect.any(Number),
+      });
     });
 
     it("should count tokens written to the cache in inputTokens", async () => {
@@ -61,7 +67,13 @@ describe("BedrockChatModel usage with prompt caching", () => {
         mode,
       );
 
-      expect(output.usage).toEqual({ inputTokens: 912, outputTokens: 50, totalTokens: 962, cachedInputTokens: 0 });
+      expect(output.usage).toEqual({
+        inputTokens: 912,
+        outputTokens: 50,
+        totalTokens: 962,
+        cachedInputTokens: 0,
+        costUsd: expect.any(Number),
+      });
       expect(output.usage.inputTokens + output.usage.outputTokens).toBe(output.usage.totalTokens);
     });
   });

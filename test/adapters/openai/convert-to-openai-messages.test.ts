@@ -3,6 +3,32 @@ import { convertFromOpenAIMessages, convertToOpenAIMessages } from "../../../src
 import type { Message } from "../../../src/index.js";
 
 describe("convertToOpenAIMessages", () => {
+  it("should send a tool result's text in the tool message and its images in a user message right after", () => {
+    const messages = convertToOpenAIMessages([
+      { role: "user", content: "Chart?" },
+      { role: "assistant", content: [{ type: "tool-call", id: "c1", name: "chart", args: {} }] },
+      {
+        role: "tool",
+        toolCallId: "c1",
+        toolName: "chart",
+        content: [
+          { type: "text", text: "Sales chart" },
+          { type: "image", image: "iVBORw0KGgo=", mediaType: "image/png" },
+        ],
+      },
+    ]);
+    expect(messages.slice(2)).toEqual([
+      { role: "tool", tool_call_id: "c1", content: "Sales chart" },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "[images and files returned by tool chart (c1)]" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+        ],
+      },
+    ]);
+  });
+
   it("should send images as image_url parts, from URLs and from base64 data", () => {
     const [message] = convertToOpenAIMessages([
       {

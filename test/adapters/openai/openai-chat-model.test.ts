@@ -449,6 +449,8 @@ describe("OpenAIChatModel", () => {
       totalTokens: 29,
       cachedInputTokens: 0,
       reasoningTokens: 0,
+      // gpt-4o-mini's price from keelson's table: 19 in at $0.15, 10 out at $0.60 per million.
+      costUsd: (19 * 0.15 + 10 * 0.6) / 1e6,
     });
     expect(Array.isArray(output.raw)).toBe(true);
     expect((output.raw as unknown[]).length).toBe(7);

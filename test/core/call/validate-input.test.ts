@@ -14,8 +14,8 @@ const toolCall = {
 describe("validateInput", () => {
   describe.each(callModes)("through %s", (mode) => {
     it.each([
-      ["an array of parts", [{ type: "text", text: "12°C" }]],
       ["an object", { temperature: 12 }],
+      ["a number", 12],
     ])("should refuse a tool result whose content is %s, saying to pass a string", async (_name, content) => {
       const model = new ScriptedChatModel([textStep("ok")]);
       const messages = [
@@ -24,6 +24,35 @@ describe("validateInput", () => {
         { role: "tool", toolCallId: "call_1", toolName: "weather", content },
       ] as unknown as Message[];
       await expect(runCall(model, { messages }, mode)).rejects.toThrow(/messages\[2\].*string/);
+      expect(model.calls).toHaveLength(0);
+    });
+
+    it("should take a tool result of text and image parts", async () => {
+      const model = new ScriptedChatModel([textStep("ok")]);
+      const content = [
+        { type: "text", text: "12°C" },
+        { type: "image", image: "iVBORw0KGgo=", mediaType: "image/png" },
+      ];
+      const messages = [
+        user("Weather?"),
+        toolCall,
+        { role: "tool", toolCallId: "call_1", toolName: "weather", content },
+      ];
+      await runCall(model, { messages: messages as Message[] }, mode);
+      expect(model.calls[0]!.messages[2]).toEqual(messages[2]);
+    });
+
+    it("should refuse a tool result part that is no text, image or file part, naming it", async () => {
+      const model = new ScriptedChatModel([textStep("ok")]);
+      const content = [{ type: "tool-call", id: "x", name: "weather", args: {} }];
+      const messages = [
+        user("Weather?"),
+        toolCall,
+        { role: "tool", toolCallId: "call_1", toolName: "weather", content },
+      ];
+      await expect(runCall(model, { messages: messages as Message[] }, mode)).rejects.toThrow(
+        /messages\[2\]\.content\[0\] is not a tool content part/,
+      );
       expect(model.calls).toHaveLength(0);
     });
 
