@@ -8,6 +8,7 @@ import {
   prepareCall,
   type CallDependencies,
 } from "../call/index.js";
+import { hasToolResultMedia, type Message } from "../messages.js";
 import { firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import type { RunContext } from "../input.js";
 import type { ToolChoiceRung } from "../output.js";
@@ -94,6 +95,11 @@ export function callDependenciesOf(
         const message = droppedParameterMessage(settings, name);
         sink.emit("warning", { input, callId, code: "unsupported-parameter", message });
       }
+      // Read only by a listener on a model whose provider takes text alone in a tool result.
+      if (!settings.toolResultMedia && sink.listening.warning && hasMediaResult(input.messages)) {
+        const message = `${settings.providerId} takes only text in a tool result: the images and files of this call's tool results were sent in a user message after each tool message.`;
+        sink.emit("warning", { input, callId, code: "tool-result-media", message });
+      }
       if (call.plan.rung !== "native" && call.plan.reason && sink.listening.fallback) {
         const note = fallbackNote(call.plan.rung);
         const reason = note ? `${call.plan.reason}. ${note}` : call.plan.reason;
@@ -102,4 +108,8 @@ export function callDependenciesOf(
       return call;
     },
   };
+}
+
+function hasMediaResult(messages: readonly Message[]): boolean {
+  return messages.some((message) => message.role === "tool" && hasToolResultMedia(message));
 }
