@@ -25,7 +25,7 @@ export interface RetryEvent extends EventBase {
   /** The attempt that failed, from 1. */
   attempt: number;
   error: Error;
-  /** How long keelson waits before the next attempt. */
+  /** The wait before the next attempt: the provider's `Retry-After`, or the backoff's bound (p-retry waits half to all of it). */
   delayMs: number;
 }
 

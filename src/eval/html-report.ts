@@ -1,5 +1,5 @@
 import type { EvalCaseResult, EvalReport, EvalRow } from "./eval-report.js";
-import { lazyRequire } from "../core/errors/lazy-require.js";
+import { lazyRequire } from "../core/loading/lazy-require.js";
 import { escapeHTML } from "./escape-html.js";
 import { recommendationHTML, tableHTML } from "./html-table.js";
 

@@ -6,7 +6,9 @@ const usableDraw = Math.floor(65536 / pairCount) * pairCount;
 // Random 16-bit values drawn 256 at a time: one call into the CSPRNG per ~64 ids. Each id is four
 // of them, each picking one of the 1296 character pairs: four reads and joins instead of
 // eight characters looked up one by one and made into a string (about half the instructions of
-// a call's id, in code V8 has not optimised yet).
+// a call's id, in code V8 has not optimised yet). Measured: with one CSPRNG call and eight lookups per
+// id instead, an Ollama call (npm run bench:instructions, replayed) cost 570.6k instructions against
+// 542.8k, 5.1 %.
 const pool = new Uint16Array(256);
 let next = pool.length;
 let pairs: string[] | undefined;

@@ -3,7 +3,7 @@ import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelEvents } from "../core/events.js";
 import { requestAttributes, responseAttributes } from "./gen-ai-attributes.js";
 import { genAIMessages, genAIOutputMessage } from "./gen-ai-messages.js";
-import { lazyRequire } from "../core/errors/lazy-require.js";
+import { lazyRequire } from "../core/loading/lazy-require.js";
 
 // Loaded when keelson/otel is: without the package, importing keelson/otel fails with the
 // MissingDependencyError that names the install, as a missing provider SDK does.

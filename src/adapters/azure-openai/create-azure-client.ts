@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
+import { lazyRequireSDK } from "../../core/loading/lazy-require.js";
 import { keepIssuedCredentials } from "../../internal/issued-credentials.js";
 import { guardedFetch } from "../../internal/guarded-fetch.js";
 import { platformFetch } from "../../internal/platform-fetch.js";

@@ -5,7 +5,7 @@ import type { ProviderOutput } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
 import { guardedFetch } from "../../internal/guarded-fetch.js";
-import { lazyImport } from "../../internal/lazy-import.js";
+import { lazyImport } from "../../core/loading/lazy-import.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
 import type { GoogleConnection } from "./google-calls.js";
 import type { GoogleChatModelOptions } from "./google-chat-model-options.js";

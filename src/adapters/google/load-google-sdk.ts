@@ -1,4 +1,4 @@
-import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
+import { lazyRequireSDK } from "../../core/loading/lazy-require.js";
 
 /**
  * The `@google/genai` package, loaded when the first model is built: importing keelson/google costs

@@ -32,18 +32,6 @@ export function mapOllamaResponse(response: ChatResponse, source: ReplySource): 
  * every part in an async iterator, the largest per-chunk cost of an Ollama stream.
  */
 export function mapOllamaStreamPart(part: ChatResponse, source: ReplySource): ChatModelChunk[] {
-  const message = part.message;
-  // Nearly every part is one piece of text: one array made whole (pushing into an empty array
-  // allocates its room first, ~15k instructions of an Ollama stream of ~210 parts).
-  if (
-    part.done === false &&
-    typeof message?.content === "string" &&
-    message.content !== "" &&
-    !message.thinking &&
-    message.tool_calls === undefined
-  ) {
-    return [{ type: "text-delta", text: message.content }];
-  }
   if (!isRecord(part)) throw unreadableReply(source, "stream line", "an object", part);
   const read = readMessage(part, source);
   const chunks: ChatModelChunk[] = [];

@@ -1,4 +1,4 @@
-import { lazyRequireSDK } from "../../core/errors/lazy-require.js";
+import { lazyRequireSDK } from "../../core/loading/lazy-require.js";
 
 /**
  * The `openai` SDK, loaded when the first model is built: importing keelson/openai costs nothing

@@ -8,7 +8,7 @@ import type { ProviderOutput, ToolChoiceRung } from "../../core/output.js";
 import type { ChatModelChunk } from "../../core/stream/chat-model-chunk.js";
 import type { ToolChoiceMode } from "../../core/tool-choice/tool-choice-mode.js";
 import { chunkStream } from "../../core/stream/chunk-stream.js";
-import { lazyImport } from "../../internal/lazy-import.js";
+import { lazyImport } from "../../core/loading/lazy-import.js";
 import { checkMaxResponseBytes } from "../../internal/max-response-bytes.js";
 import { createOpenAIClient, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
 import type { OpenAIConnection } from "./openai-calls.js";

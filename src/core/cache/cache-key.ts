@@ -1,4 +1,4 @@
-import { lazyRequire } from "../errors/lazy-require.js";
+import { lazyRequire } from "../loading/lazy-require.js";
 import { stableStringify } from "../../internal/stable-stringify.js";
 import type { PreparedCall } from "../call/index.js";
 

@@ -135,17 +135,17 @@ export class StreamedAttempt {
   #call: CallRef | undefined;
   #holdBack = false;
   #textCalls: TextCallHoldBack | undefined;
-  readonly #model: Pick<CallDependencies, "emitter" | "requestStream">;
+  readonly #model: Pick<CallDependencies, "emitter" | "provider">;
   readonly #linked: CallSignal;
 
-  constructor(model: Pick<CallDependencies, "emitter" | "requestStream">, linked: CallSignal) {
+  constructor(model: Pick<CallDependencies, "emitter" | "provider">, linked: CallSignal) {
     this.#model = model;
     this.#linked = linked;
   }
 
   /** Opens the provider's stream and reads its first chunk (send retries both). */
   readonly open = async (input: ProviderInput, context: RunContext) => {
-    const chunks = this.#model.requestStream(input, context)[Symbol.asyncIterator]();
+    const chunks = this.#model.provider.stream(input, context)[Symbol.asyncIterator]();
     return { chunks, first: await chunks.next() };
   };
 

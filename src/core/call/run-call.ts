@@ -75,7 +75,9 @@ export async function* runCall(
       raw = attempt.assembler.output();
       held = attempt.heldText();
     } else {
-      raw = await send(model, state, guidance, linked.signal, (input, context) => model.request(input, context));
+      raw = await send(model, state, guidance, linked.signal, (input, context) =>
+        model.provider.create(input, context),
+      );
     }
     const settled = settle(model, state.call, raw, attempts, repairs);
     if ("output" in settled) {

@@ -139,11 +139,7 @@ function notContent(index: number): TypeError {
   return messageError(index, ".content must be a string or an array of parts.");
 }
 
-/**
- * `input.messages[index]` and what is wrong with it. Built here, not in a template in the check:
- * there the optimiser turns the index into a string for every message, the valid ones too (500
- * messages: 15k instructions a call, 0.6 % of an Ollama history-500 call, npm run bench:instructions).
- */
+/** `input.messages[index]` and what is wrong with it. */
 function messageError(index: number, fault: string): TypeError {
   return new TypeError(`input.messages[${index}]${fault}`);
 }

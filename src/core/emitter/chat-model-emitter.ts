@@ -1,6 +1,6 @@
 import type { EventEmitter as EventEmitterClass } from "eventemitter3";
 import { describeThrown } from "../../internal/describe-thrown.js";
-import { lazyRequire } from "../errors/lazy-require.js";
+import { lazyRequire } from "../loading/lazy-require.js";
 import type { ChatModelEvents } from "../events.js";
 
 // Required rather than imported: from ESM, importing this CommonJS package costs several times

@@ -2,7 +2,7 @@ import { countTokens, type TokenCount } from "./count-tokens.js";
 import { callTimeout } from "../budgets/call-timeout.js";
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
 import { callChunks, runCall, type CallDependencies } from "../call/index.js";
-import { callBridge } from "./call-bridge.js";
+import { callDependenciesOf } from "./call-dependencies-of.js";
 import { ChatModelEmitter } from "../emitter/chat-model-emitter.js";
 import type { ChatModelLike } from "./chat-model-like.js";
 import { ModelCache } from "./model-cache.js";
@@ -23,25 +23,18 @@ import type { AnyTool, ToolCallOf } from "../tool.js";
 import type { SchemaInput } from "../schema/schema-input.js";
 import type { ChatModelChunk } from "../stream/chat-model-chunk.js";
 import { ChatModelStream, type StreamCall } from "../stream/chat-model-stream.js";
-import type { ProviderRequests } from "../middleware/provider-requests.js";
+import type { EmitterSlot } from "../emitter/emitter-slot.js";
 
-/** Reads a model's provider requests (see providerOf); set by ChatModel's static block. */
-let readProvider: (model: ChatModel) => ModelProvider;
-
-/** A model's provider as another model sends through it (a recording, a composite): its requests with its middleware, where it learns. */
-export interface ModelProvider extends ProviderRequests {
-  /** Where its requests go (part of a cache key). */
-  readonly endpoint: string;
-  /** Where what its provider refused is kept for the process. */
-  readonly capabilityScope: string;
-}
+/** Reads what a model hands its calls (see providerOf); set by ChatModel's static block. */
+let readDependencies: (model: ChatModel) => CallDependencies;
 
 /**
- * The requests `model` sends its provider, its middleware (and rate limit) around them: for a model
- * that answers through another one (`RecordingChatModel`) without reaching into its protected members.
+ * What `model` hands its calls, its provider requests (`provider`: the adapter's, its middleware and
+ * rate limit around them), `endpoint` and capability `scope` among them: for a model that answers
+ * through another one (`RecordingChatModel`) without reaching into its protected members.
  */
-export function providerOf(model: ChatModel): ModelProvider {
-  return readProvider(model);
+export function providerOf(model: ChatModel): CallDependencies {
+  return readDependencies(model);
 }
 
 /** The calls made so far in this process, by every model: the last call's `callId`. */
@@ -61,29 +54,22 @@ export function nextCallId(): number {
  */
 export abstract class ChatModel extends ChatModelSettings implements ChatModelLike {
   static {
-    readProvider = (model) => {
-      const calls = model.callModel();
-      return {
-        create: calls.request,
-        stream: calls.requestStream,
-        endpoint: model.endpoint,
-        capabilityScope: model.capabilityScope,
-      };
-    };
+    readDependencies = (model) => model.dependencies();
   }
 
-  /** The emitter, once `emitter` was first read: until then no one can be listening. */
-  private madeEmitter: ChatModelEmitter | undefined;
+  /** The emitter, once `emitter` was first read: until then no one can be listening. Its calls read it here. */
+  private events: EmitterSlot = { emitter: undefined };
   /**
    * For adapters: set true when this adapter never hands a call's signal to `AbortSignal.any`.
    * A call nothing can end early (no signal, no timeout, not a stream) then gets one shared signal
    * that never aborts and keeps no listeners, instead of an AbortController of its own (the
-   * largest allocation of a plain call). Off by default: on Node 20, `AbortSignal.any` keeps a
+   * largest allocation of a plain call: without it an Ollama call cost 599k instructions against
+   * 543k, 10 %, npm run bench:instructions). Off by default: on Node 20, `AbortSignal.any` keeps a
    * reference on its source signal for every use, which a shared signal would collect forever.
    */
   protected readonly plainCallsShareInertSignal: boolean = false;
-  /** What this model's calls read from it (made on its first call; a clone makes its own). */
-  private bridge: CallDependencies | undefined;
+  /** What this model hands its calls (made on its first call; a clone makes its own). */
+  private handed: CallDependencies | undefined;
   /** Its cache as its calls use it: keys, and identical calls in flight sharing one request (see cached()). */
   private modelCache: ModelCache | undefined;
 
@@ -92,12 +78,8 @@ export abstract class ChatModel extends ChatModelSettings implements ChatModelLi
    * listens to never loads eventemitter3.
    */
   get emitter(): ChatModelEmitter {
-    let emitter = this.madeEmitter;
-    if (emitter === undefined) {
-      // Calls in flight read it from here on (CallDependencies reads it at each use).
-      emitter = this.madeEmitter = new ChatModelEmitter();
-    }
-    return emitter;
+    // Calls in flight read it from here on (they read the slot at each use).
+    return (this.events.emitter ??= new ChatModelEmitter());
   }
 
   /**
@@ -121,12 +103,12 @@ export abstract class ChatModel extends ChatModelSettings implements ChatModelLi
     let linked: CallSignal | undefined;
     try {
       this.emit("start", { input, callId });
-      const call = this.callModel().prepare(input, callId);
+      const call = this.dependencies().prepare(input, callId);
       const { totalMs } = callTimeout(input.timeout, this.timeout);
       linked = callSignal(input.signal, totalMs, false, this.plainCallsShareInertSignal);
       const { signal } = linked;
       throwIfAborted(signal);
-      const run = () => finalValue(runCall(this.callModel(), call, linked!, false));
+      const run = () => finalValue(runCall(this.dependencies(), call, linked!, false));
       const key = this.cached().keyOf(call);
       const output = await (key === undefined ? run() : this.cached().create(key, call, signal, run));
       this.emit("success", { input, callId, output });
@@ -206,8 +188,8 @@ export abstract class ChatModel extends ChatModelSettings implements ChatModelLi
       unsupportedParameters: new Set(this.unsupportedParameters),
       parameters: this.parameters === undefined ? undefined : structuredClone(this.parameters),
       retry: { ...this.retry },
-      madeEmitter: undefined,
-      bridge: undefined,
+      events: { emitter: undefined },
+      handed: undefined,
       modelCache: undefined,
     });
     return copy;
@@ -242,12 +224,12 @@ export abstract class ChatModel extends ChatModelSettings implements ChatModelLi
     };
     try {
       this.emit("start", { input, callId });
-      const call = this.callModel().prepare(input, callId);
+      const call = this.dependencies().prepare(input, callId);
       // A stream can always be stopped (a newToken listener's abort(), a consumer that stops reading).
       const own = (linked = callSignal(input.signal, callTimeout(input.timeout, this.timeout).totalMs, true));
       throwIfAborted(own.signal);
       const key = this.cached().keyOf(call);
-      const start = () => callChunks(runCall(this.callModel(), call, own, true));
+      const start = () => callChunks(runCall(this.dependencies(), call, own, true));
       return {
         chunks: key === undefined ? start() : this.cached().stream(key, call, own, start),
         succeeded: (output) => {
@@ -263,27 +245,28 @@ export abstract class ChatModel extends ChatModelSettings implements ChatModelLi
     }
   }
 
-  /** The bridge this model's calls read it through (made on its first call; a clone makes its own). */
-  private callModel(): CallDependencies {
-    return (this.bridge ??= callBridge(this, {
-      madeEmitter: () => this.madeEmitter,
-      emit: (event, payload) => this.emit(event, payload),
-      fallbackNote: (rung) => this.fallbackNote(rung),
-      request: (input, context) => this._create(input, context),
-      requestStream: (input, context) => this._createStream(input, context),
-      endpoint: this.endpoint,
-      capabilityScope: this.capabilityScope,
-    }));
+  /**
+   * What this model hands its calls, once (made on its first call; a clone makes its own): its
+   * settings, its emitter slot, and its adapter's hooks bound to it with its middleware around them.
+   */
+  private dependencies(): CallDependencies {
+    return (this.handed ??= callDependenciesOf(
+      this,
+      { create: this._create.bind(this), stream: this._createStream.bind(this) },
+      this.events,
+      { endpoint: this.endpoint, capabilityScope: this.capabilityScope },
+      this.fallbackNote.bind(this),
+    ));
   }
 
   /** The model's cache as its calls use it (made on its first call; a clone makes its own). */
   private cached(): ModelCache {
-    return (this.modelCache ??= new ModelCache(this, () => this.madeEmitter, this.endpoint));
+    return (this.modelCache ??= new ModelCache(this, this.events, this.endpoint));
   }
 
   /** Emits an event when it has a listener (the emitter is asked first; the caller has built the payload). */
   protected emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
-    const emitter = this.madeEmitter;
+    const emitter = this.events.emitter;
     if (!emitter?.listening[event]) return;
     (emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
   }

@@ -5,9 +5,8 @@ import { cacheKey } from "../cache/cache-key.js";
 import { CacheLayer, type CacheLayerOptions } from "../cache/cache-layer.js";
 import type { ChatModelOutput } from "../output.js";
 import { isDelta, type ChatModelChunk } from "../stream/chat-model-chunk.js";
-import { noListeners, type ChatModelEmitter } from "../emitter/chat-model-emitter.js";
+import { sinkOf, type EmitterSlot } from "../emitter/emitter-slot.js";
 
-/** What of its model a model's cache reads, at each call (a cache or TTL assigned later holds from then on). */
 /**
  * The cache as one model's calls use it: each call's key, and the layer that serves a stored answer,
  * lets identical calls in flight share one request and stores what was validated (made on the first
@@ -15,13 +14,13 @@ import { noListeners, type ChatModelEmitter } from "../emitter/chat-model-emitte
  */
 export class ModelCache {
   private readonly model: ModelSettings;
-  private readonly madeEmitter: () => ChatModelEmitter | undefined;
+  private readonly events: EmitterSlot;
   private readonly endpoint: string;
   private layer: CacheLayer | undefined;
 
-  constructor(model: ModelSettings, madeEmitter: () => ChatModelEmitter | undefined, endpoint: string) {
+  constructor(model: ModelSettings, events: EmitterSlot, endpoint: string) {
     this.model = model;
-    this.madeEmitter = madeEmitter;
+    this.events = events;
     this.endpoint = endpoint;
   }
 
@@ -50,7 +49,7 @@ export class ModelCache {
       linked.abort();
     };
     const onToken = (chunk: ChatModelChunk) => {
-      const emitter = this.madeEmitter();
+      const emitter = this.events.emitter;
       if (emitter?.listensForTokens && isDelta(chunk))
         emitter.emit("newToken", { input: call.input, callId: call.callId, chunk, abort: stop });
     };
@@ -59,13 +58,13 @@ export class ModelCache {
   }
 
   private settings(): CacheLayerOptions {
-    const { model, madeEmitter } = this;
+    const { model, events } = this;
     return {
       cache: model.cache,
       ttlMs: model.cacheTtlMs,
       timeoutMs: model.cacheTimeoutMs,
       get emitter() {
-        return madeEmitter() ?? noListeners;
+        return sinkOf(events);
       },
     };
   }

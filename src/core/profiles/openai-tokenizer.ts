@@ -1,4 +1,4 @@
-import { LazyModule } from "../../internal/lazy-import.js";
+import { LazyModule } from "../loading/lazy-import.js";
 
 /** A tokenizer's count of one text. */
 export type CountText = (text: string) => number;

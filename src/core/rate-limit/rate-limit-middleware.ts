@@ -1,6 +1,6 @@
 import type { ChatModelMiddleware, MiddlewareContext } from "../middleware/chat-model-middleware.js";
 import type { Usage } from "../usage.js";
-import { LazyModule } from "../../internal/lazy-import.js";
+import { LazyModule } from "../loading/lazy-import.js";
 import type { CallLimiter, BudgetKey } from "./call-limiter.js";
 import type { RateLimitOptions } from "./rate-limit-options.js";
 

@@ -8,12 +8,12 @@ export interface TransportRetryOptions extends Omit<ResolvedRetryOptions, "maxRe
 }
 
 /**
- * Runs `request`, retrying retryable provider errors with exponential backoff and jitter, or after
- * the `Retry-After` the provider asked for (up to the cap). p-retry owns the loop; keelson owns the
- * delay, so every wait ends promptly on abort. The first attempt runs before p-retry is involved
- * (loading and setting it up costs more than a call): a failed first attempt becomes p-retry's
- * attempt 1, replayed, so retries go as before. A call's own first request is sent before this
- * (requestWithRetry), which comes in only once that request has failed.
+ * Runs `request`, retrying retryable provider errors. p-retry does the loop, the exponential backoff
+ * with jitter (half to all of `initialDelayMs · 2^(n−1)`, at most `maxDelayMs`) and ends its wait on
+ * abort; keelson adds only the wait a provider asked for (`Retry-After`, up to the cap), in p-retry's
+ * place for that retry. The first attempt runs before p-retry is involved (loading and setting it up
+ * costs more than a call): a failed first attempt becomes p-retry's attempt 1, replayed. A call's own
+ * first request is sent before this (requestWithRetry), which comes in only once that request has failed.
  */
 export async function withTransportRetry<T>(
   request: (attempt: number) => Promise<T>,
@@ -34,6 +34,8 @@ export async function withTransportRetry<T>(
     if (maxRetries === 0 || !isRetryable(error)) throw countedRequests(error, 1);
     firstError = error;
   }
+  // p-retry's backoffs so far: its next wait is bounded by initialDelayMs · 2^backoffs.
+  let backoffs = 0;
   try {
     const { default: pRetry } = await import("p-retry");
     return await pRetry(
@@ -44,14 +46,22 @@ export async function withTransportRetry<T>(
       },
       {
         retries: maxRetries,
-        minTimeout: 0,
-        maxTimeout: 0,
+        factor: 2,
+        minTimeout: options.initialDelayMs / 2,
+        maxTimeout: options.maxDelayMs,
+        randomize: true,
         signal,
+        // A retry after a Retry-After wait is keelson's: p-retry adds no backoff of its own to it.
+        shouldConsumeRetry: ({ error }) => !(isRetryable(error) && error.retryAfterMs !== undefined),
         shouldRetry: async ({ error, attemptNumber }) => {
-          if (!isRetryable(error)) return false;
-          const delayMs = retryDelay(error, attemptNumber, options, signal);
-          options.onRetry?.(attemptNumber, error, delayMs);
-          await delay(delayMs, signal);
+          if (!isRetryable(error) || attemptNumber > maxRetries) return false;
+          if (error.retryAfterMs === undefined) {
+            options.onRetry?.(attemptNumber, error, backoffBound(backoffs++, options));
+            return true;
+          }
+          const waitMs = retryAfterWait(error, error.retryAfterMs, options, signal);
+          options.onRetry?.(attemptNumber, error, waitMs);
+          await delay(waitMs, signal);
           return true;
         },
       },
@@ -60,6 +70,11 @@ export async function withTransportRetry<T>(
     if (signal.aborted) throw abortError(signal);
     throw countedRequests(error, requests);
   }
+}
+
+/** The longest backoff p-retry waits after `backoffs` earlier ones (it waits half to all of it). */
+function backoffBound(backoffs: number, options: TransportRetryOptions): number {
+  return Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** backoffs);
 }
 
 /**
@@ -82,32 +97,29 @@ function isRetryable(error: unknown): error is ProviderError {
   return ProviderError.isInstance(error) && error.isRetryable;
 }
 
-function retryDelay(
+/** The wait the provider asked for, or its error, not retryable, when keelson will not wait that long. */
+function retryAfterWait(
   error: ProviderError,
-  attempt: number,
+  retryAfterMs: number,
   options: TransportRetryOptions,
   signal: AbortSignal,
 ): number {
-  if (error.retryAfterMs !== undefined) {
-    const asked = `The provider asked to wait ${Math.ceil(error.retryAfterMs / 1000)} s before retrying`;
-    if (error.retryAfterMs > options.maxRetryAfterMs) {
-      throw refusedWait(
-        error,
-        `${asked}, longer than retry.maxRetryAfterMs (${options.maxRetryAfterMs} ms): raise it to wait, or retry later.`,
-      );
-    }
-    // A wait the call's timeout ends first would only turn the rate limit into a TimeoutError, later.
-    const left = timeLeft(signal);
-    if (error.retryAfterMs > left) {
-      throw refusedWait(
-        error,
-        `${asked}, longer than the ${Math.floor(left)} ms left of the call's timeout: give the call a longer timeout to wait, or retry later.`,
-      );
-    }
-    return error.retryAfterMs;
+  const asked = `The provider asked to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying`;
+  if (retryAfterMs > options.maxRetryAfterMs) {
+    throw refusedWait(
+      error,
+      `${asked}, longer than retry.maxRetryAfterMs (${options.maxRetryAfterMs} ms): raise it to wait, or retry later.`,
+    );
   }
-  const exponential = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** (attempt - 1));
-  return Math.round(exponential * (0.5 + Math.random() * 0.5));
+  // A wait the call's timeout ends first would only turn the rate limit into a TimeoutError, later.
+  const left = timeLeft(signal);
+  if (retryAfterMs > left) {
+    throw refusedWait(
+      error,
+      `${asked}, longer than the ${Math.floor(left)} ms left of the call's timeout: give the call a longer timeout to wait, or retry later.`,
+    );
+  }
+  return retryAfterMs;
 }
 
 /** The provider's error, not retryable, saying why keelson does not wait as it asked (the original as `cause`). */

@@ -1,4 +1,4 @@
-import { lazyRequire } from "../errors/lazy-require.js";
+import { lazyRequire } from "../loading/lazy-require.js";
 import type { JSONSchema } from "./json-schema.js";
 
 export interface AjvIssue {

@@ -1,4 +1,4 @@
-import { lazyRequire } from "../errors/lazy-require.js";
+import { lazyRequire } from "../loading/lazy-require.js";
 import type { JSONSchema } from "./json-schema.js";
 import type { SchemaInput, ZodV3Like, ZodV4Like } from "./schema-input.js";
 import { schemaKind } from "./schema-input.js";

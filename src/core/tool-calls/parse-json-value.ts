@@ -1,4 +1,4 @@
-import { lazyRequire } from "../errors/lazy-require.js";
+import { lazyRequire } from "../loading/lazy-require.js";
 import { safeJSONParse } from "../../internal/safe-json.js";
 import type { RepairKind } from "../output.js";
 import { extractJSONValues } from "./extract-json.js";

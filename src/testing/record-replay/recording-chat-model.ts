@@ -76,14 +76,14 @@ export class RecordingChatModel extends ChatModel {
 
   /** What the wrapped model's provider refused is learned for the wrapped model's scope too. */
   protected override get capabilityScope(): string {
-    return providerOf(this.inner).capabilityScope;
+    return providerOf(this.inner).scope.scope;
   }
 
   protected override _create(input: ProviderInput, context: RunContext): Promise<ProviderOutput> {
-    return providerOf(this.inner).create(input, context);
+    return providerOf(this.inner).provider.create(input, context);
   }
 
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
-    return providerOf(this.inner).stream(input, context);
+    return providerOf(this.inner).provider.stream(input, context);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { lazyImport } from "../../src/internal/lazy-import.js";
+import { lazyImport } from "../../../src/core/loading/lazy-import.js";
 
 describe("lazyImport", () => {
   it("should load the module once and run every use on it", async () => {

@@ -6,7 +6,7 @@ import { Ollama } from "ollama/browser";
 import { Ollama as OllamaNode } from "ollama";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { MissingDependencyError } from "../../../src/index.js";
-import { lazyRequire, lazyRequireSDK } from "../../../src/core/errors/lazy-require.js";
+import { lazyRequire, lazyRequireSDK } from "../../../src/core/loading/lazy-require.js";
 
 // The tests run keelson's source as an ES module, as an ESM app runs keelson's ESM build: the SDK
 // keelson loads must be the very module this file's `import` got, not the SDK's CommonJS twin.

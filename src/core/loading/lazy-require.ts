@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { MissingDependencyError } from "./missing-dependency-error.js";
+import { MissingDependencyError } from "../errors/missing-dependency-error.js";
 
 const requireModule = createRequire(import.meta.url);
 
