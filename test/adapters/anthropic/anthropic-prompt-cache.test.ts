@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AnthropicChatModel } from "../../../src/adapters/anthropic/index.js";
 import type { Message, ToolDefinition } from "../../../src/index.js";
-import { costOf } from "../../../src/index.js";
+import { costOf, runTools } from "../../../src/index.js";
 import type { ReplayResponse } from "../../../src/testing/index.js";
 import { readOwnAnthropicFixture } from "../../support/anthropic-wire.js";
 import { useLoopbackServer, type LoopbackServer } from "../../support/loopback-server.js";
@@ -135,6 +135,24 @@ describe("AnthropicChatModel promptCache", () => {
       providerOptions: { cacheControl: { system: true, tools: true, messages: [1, 2] } },
     });
     expect(breakpoints(body(2))).toHaveLength(4);
+  });
+
+  it("should never mark runTools' prepareStep note on unavailable tools, a temporary system message", async () => {
+    answer(server, text());
+    await runTools({
+      model: model({ promptCache: "auto" }),
+      messages: conversation,
+      tools: [
+        { ...lookupIncident, execute: () => "ok" },
+        { ...pageOnCall, execute: () => "paged" },
+      ],
+      prepareStep: () => ({ unavailableTools: { page_on_call: "nobody is on call" } }),
+    });
+    const sent = body(0);
+    // The note is lifted into the system prompt, after the caller's: the breakpoint stays on the caller's.
+    expect(sent.system).toHaveLength(2);
+    expect(sent.system[1].text).toContain("nobody is on call");
+    expect(breakpoints(sent)).toEqual(["tool:lookup_incident", "system:0", "message:2.0"]);
   });
 
   it("should refuse a promptCache that is neither auto nor off, naming it", async () => {
