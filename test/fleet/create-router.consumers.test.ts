@@ -27,8 +27,13 @@ describe("createRouter as a model of evaluate and instrumentChatModel", () => {
     const factory = (options: ChatModelOptions) => {
       built.push(options);
       return createRouter([
-        new ScriptedChatModel([errorStep({ statusCode: 500 })], { ...options, modelId: "a", retry: { maxRetries: 0 } }),
-        new ScriptedChatModel([textStep("Hello there!")], { ...options, modelId: "b" }),
+        // Two of each: evaluate's uncounted warm-up request, then the case.
+        new ScriptedChatModel([errorStep({ statusCode: 500 }), errorStep({ statusCode: 500 })], {
+          ...options,
+          modelId: "a",
+          retry: { maxRetries: 0 },
+        }),
+        new ScriptedChatModel([textStep("Hello there!"), textStep("Hello there!")], { ...options, modelId: "b" }),
       ]);
     };
     const report = await evaluate({

@@ -31,6 +31,14 @@ const valueWordings: RegExp[] = [
 ];
 
 /**
+ * What a provider says of a *feature* it does not know, even inside wording that also reads as a
+ * value error (Gemini: "Invalid JSON payload received. Unknown name \"pattern\" …: Cannot find
+ * field."): such a refusal is learned, whatever else the message says.
+ */
+const featureWordings =
+  /\bunknown (?:name|field|parameter|property|argument)\b|\bcannot find field\b|\bunrecognized (?:request )?(?:argument|field|parameter|key)|\bextra inputs are not permitted\b|\b(?:is )?not supported\b|\bunsupported (?:parameter|field|value)\b/i;
+
+/**
  * Whether a provider's 400 refused a *value* (out of range, of the wrong type, malformed) rather
  * than a *feature* (an unsupported parameter, field, tool_choice value or response format). A value
  * error is the caller's `invalid-request` error: keelson learns nothing from it and does not send
@@ -40,5 +48,6 @@ export function isValueError(error: ProviderError): boolean {
   const code = typeof error.code === "string" ? error.code : "";
   if (valueCodes.test(code)) return true;
   const message = typeof error.message === "string" ? error.message : "";
+  if (featureWordings.test(message)) return false;
   return valueWordings.some((wording) => wording.test(message));
 }

@@ -8,6 +8,7 @@ import {
   prepareCall,
   type CallDependencies,
 } from "../call/index.js";
+import { hasToolResultMedia, type Message } from "../messages.js";
 import { firstAnnouncement } from "../capabilities/learned-capabilities.js";
 import type { ChatModelEvents } from "../events.js";
 import type { ProviderInput, RunContext } from "../input.js";
@@ -61,6 +62,11 @@ export function callBridge(model: ModelSettings, internals: ModelInternals): Cal
         const message = droppedParameterMessage(model, name);
         internals.emit("warning", { input, callId, code: "unsupported-parameter", message });
       }
+      // Read only by a listener on a model whose provider takes text alone in a tool result.
+      if (!model.toolResultMedia && internals.madeEmitter()?.listening.warning && hasMediaResult(input.messages)) {
+        const message = `${model.providerId} takes only text in a tool result: the images and files of this call's tool results were sent in a user message after each tool message.`;
+        internals.emit("warning", { input, callId, code: "tool-result-media", message });
+      }
       if (call.plan.rung !== "native" && call.plan.reason) {
         const note = internals.fallbackNote(call.plan.rung);
         const reason = note ? `${call.plan.reason}. ${note}` : call.plan.reason;
@@ -110,4 +116,8 @@ function requests(
     request: (input, context) => current().create(input, context),
     requestStream: (input, context) => current().stream(input, context),
   };
+}
+
+function hasMediaResult(messages: readonly Message[]): boolean {
+  return messages.some((message) => message.role === "tool" && hasToolResultMedia(message));
 }

@@ -139,6 +139,8 @@ describe("GoogleChatModel", () => {
       totalTokens: 1300,
       reasoningTokens: 90,
       cachedInputTokens: 1000,
+      // keelson's table prices gemini-2.5-flash: 200 uncached input, 1,000 cached, 100 output tokens.
+      costUsd: expect.closeTo((200 * 0.3 + 1000 * 0.075 + 100 * 2.5) / 1e6, 12),
     });
   });
 
