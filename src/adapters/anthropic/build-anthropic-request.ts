@@ -3,7 +3,7 @@ import type { ProviderInput, ProviderTool, ProviderToolChoice } from "../../core
 import type { AnthropicCacheControl } from "./anthropic-cache-control.js";
 import { cacheControlBlock, readCacheControl } from "./anthropic-cache-control.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
-import { placeCachePoints, type CachePoints } from "../../core/prompt-cache/place-cache-points.js";
+import { carriesNoContent, placeCachePoints, type CachePoints } from "../../core/prompt-cache/place-cache-points.js";
 
 const jsonInstruction = "Answer with only a JSON value, and nothing else.";
 
@@ -146,17 +146,16 @@ function autoCachePoints(
       : Array.isArray(marked)
         ? new Set(marked.filter((name) => names.has(name))).size
         : 0;
-  const hasSystem = input.messages.some((message) => message.role === "system");
   return placeCachePoints(input.messages, {
     tools: withTools,
     caller: {
-      system: cacheControl?.system === true && hasSystem,
+      // Counted even without a system message: the JSON instruction may be the block it marks.
+      system: cacheControl?.system === true,
       tools: withTools ? markedTools : 0,
       messages: callerPositions(cacheControl, input.messages.length),
     },
-    // A message that sends no block (a blank system prompt, empty content) can carry no breakpoint.
-    refuses: (message) =>
-      typeof message.content === "string" ? message.content.trim() === "" : message.content.length === 0,
+    // A message that sends no block (a blank system prompt, empty content, reasoning only) can carry no breakpoint.
+    refuses: carriesNoContent,
   });
 }
 

@@ -8,15 +8,14 @@ import type { ProviderInput, ProviderToolChoice } from "../../core/input.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { convertToBedrockMessages } from "./convert-to-bedrock-messages.js";
 import type { Message } from "../../core/messages.js";
-import { placeCachePoints } from "../../core/prompt-cache/place-cache-points.js";
+import { carriesNoContent, placeCachePoints } from "../../core/prompt-cache/place-cache-points.js";
 
 /**
  * Messages Converse takes no `cachePoint` after: a tool result (a `cachePoint` beside `toolResult`
- * blocks fails on some models), and one that sends no block (a blank system prompt, empty content).
+ * blocks fails on some models), and one that sends no block a point can follow.
  */
 function refusesCachePoint(message: Message): boolean {
-  if (message.role === "tool") return true;
-  return typeof message.content === "string" ? message.content.trim() === "" : message.content.length === 0;
+  return message.role === "tool" || carriesNoContent(message);
 }
 
 const jsonInstruction = "Answer with only a JSON value, and nothing else.";

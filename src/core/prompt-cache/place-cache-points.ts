@@ -63,6 +63,15 @@ export function placeCachePoints(messages: readonly Message[], rules: CachePoint
   return points;
 }
 
+/**
+ * Whether a message sends no block a breakpoint can follow: a blank text, no parts, or reasoning only
+ * (a breakpoint on a thinking block is refused, and unsigned reasoning is not sent at all).
+ */
+export function carriesNoContent(message: Message): boolean {
+  if (typeof message.content === "string") return message.content.trim() === "";
+  return message.content.every((part) => part.type === "reasoning");
+}
+
 function lastIndex(messages: readonly Message[], accept: (message: Message) => boolean): number | undefined {
   for (let index = messages.length - 1; index >= 0; index--) if (accept(messages[index]!)) return index;
   return undefined;

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../src/index.js";
 import {
+  carriesNoContent,
   isTemporaryMessage,
   markTemporary,
   maxCachePoints,
@@ -46,6 +47,13 @@ describe("placeCachePoints", () => {
   it("should walk back past the messages a provider refuses", () => {
     const messages = [user("question"), { role: "assistant", content: "calling" } as Message, tool("42"), tool("43")];
     expect(placeCachePoints(messages, { tools: false, refuses: (each) => each.role === "tool" }).message).toBe(1);
+  });
+
+  it("should tell which messages send no block a point can follow: blank, empty or reasoning only", () => {
+    const thinking: Message = { role: "assistant", content: [{ type: "reasoning", text: "hm", signature: "sig" }] };
+    const messages = [user("question"), thinking, user("  ")];
+    expect(placeCachePoints(messages, { tools: false, refuses: carriesNoContent }).message).toBe(0);
+    expect(carriesNoContent({ role: "assistant", content: [{ type: "text", text: "hi" }] })).toBe(false);
   });
 
   it("should keep to four with the caller's own points, the latest first, never placing one twice", () => {
