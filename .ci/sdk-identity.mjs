@@ -1,5 +1,5 @@
 // Run from an app that installed the packed keelson and the SDKs (node --input-type=module < this):
-// a 401/403 from a loopback server through each adapter, from the ESM build (with the SDKs the app
+// a 401/403 from a loopback server through each adapter (OpenAI, Anthropic, Bedrock, Gemini), from the ESM build (with the SDKs the app
 // imports) and from the CJS build (with the SDKs the app requires). The ProviderError's `cause` must
 // be an instance of the error class the app itself got from the SDK: keelson loads the same copy.
 import process from "node:process";
@@ -21,7 +21,16 @@ const server = createServer((request, response) => {
           {},
           { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } },
         )
-      : send(response, 401, {}, { error: { message: "Incorrect API key provided.", code: "invalid_api_key" } }),
+      : request.url?.startsWith("/google/")
+        ? send(
+            response,
+            403,
+            {},
+            {
+              error: { code: 403, message: "Method doesn't allow unregistered callers.", status: "PERMISSION_DENIED" },
+            },
+          )
+        : send(response, 401, {}, { error: { message: "Incorrect API key provided.", code: "invalid_api_key" } }),
   );
 });
 // The AWS SDK speaks cleartext HTTP/2 to a custom endpoint.
@@ -72,10 +81,17 @@ try {
       endpoint: http2Host,
       credentials: { accessKeyId: "AKIATESTTESTTEST", secretAccessKey: "not-a-secret-key" },
     });
+    const { ApiError: GoogleApiError } = await load("@google/genai");
+    const { GoogleChatModel } = await load("keelson/google");
+    const google = new GoogleChatModel("gemini-2.5-flash", {
+      apiKey: "AIza-test-not-a-key",
+      baseURL: `${host}/google`,
+    });
     for (const [name, model, ErrorClass] of [
       ["openai", openai, OpenAI.APIError],
       ["@anthropic-ai/sdk", anthropic, Anthropic.APIError],
       ["@aws-sdk/client-bedrock-runtime", bedrock, BedrockRuntimeServiceException],
+      ["@google/genai", google, GoogleApiError],
     ]) {
       const cause = await causeOf(model);
       if (!(cause instanceof ErrorClass)) {

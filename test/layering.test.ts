@@ -24,7 +24,7 @@ describe("the layering rules", () => {
     ["src/core/model/chat-model.ts", 'import { ScriptedChatModel } from "../../testing/scripted-chat-model.js";'],
     ["src/core/cache/memory-cache.ts", 'import { defineTool } from "keelson";'],
     ["src/internal/abort.ts", 'import { ProviderError } from "../core/errors/provider-error.js";'],
-    ["src/adapters/openai/map-openai-error.ts", 'import { mapOllamaError } from "../ollama/map-ollama-error.js";'],
+    ["src/adapters/openai/openai-error.ts", 'import { mapOllamaError } from "../ollama/map-ollama-error.js";'],
     ["src/adapters/bedrock/bedrock-calls.ts", 'import { env } from "../openai/create-openai-client.js";'],
     ["src/adapters/ollama/ollama-calls.ts", 'import type { X } from "../bedrock/bedrock-calls.js";'],
     ["src/adapters/azure-openai/create-azure-client.ts", 'import { x } from "../ollama/ollama-host.js";'],

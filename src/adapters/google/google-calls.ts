@@ -1,4 +1,10 @@
-import type { GenerateContentParameters, GenerateContentResponse, GoogleGenAI } from "@google/genai";
+import type {
+  CountTokensConfig,
+  GenerateContentParameters,
+  GenerateContentResponse,
+  GoogleGenAI,
+  Tool,
+} from "@google/genai";
 import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
@@ -60,6 +66,35 @@ export async function openGoogleStream(
     };
   } catch (error) {
     throw callError(connection, error, input, context.signal, seen);
+  }
+}
+
+/**
+ * The input tokens of a request, counted by Gemini's countTokens endpoint (`models.countTokens`): its
+ * contents, and on Vertex AI its system instruction and tools too. undefined (keelson estimates) when
+ * the Gemini Developer API cannot count the whole request: its countTokens takes contents only, so a
+ * request with a system instruction or tools would be undercounted.
+ */
+export async function countGoogleTokens(
+  connection: GoogleConnection,
+  input: ProviderInput,
+): Promise<number | undefined> {
+  const { model, contents, config } = buildGoogleRequest(connection.modelId, input);
+  const { systemInstruction, tools } = config ?? {};
+  if (connection.client.vertexai !== true && (systemInstruction !== undefined || tools !== undefined)) return undefined;
+  const counting: CountTokensConfig = {};
+  if (systemInstruction !== undefined) counting.systemInstruction = systemInstruction;
+  // buildGoogleRequest sends declarations only (no callable tools).
+  if (tools !== undefined) counting.tools = tools as Tool[];
+  if (isAbortable(input.signal)) counting.abortSignal = input.signal;
+  try {
+    const counted = await settleOnAbort(
+      connection.client.models.countTokens({ model, contents, config: counting }),
+      input.signal,
+    );
+    return typeof counted.totalTokens === "number" ? counted.totalTokens : undefined;
+  } catch (error) {
+    throw callError(connection, error, input, input.signal, {});
   }
 }
 

@@ -99,6 +99,14 @@ export class GoogleChatModel extends ChatModel {
   protected override _createStream(input: ProviderInput, context: RunContext): AsyncIterable<ChatModelChunk> {
     return chunkStream(() => withCalls((calls) => calls.openGoogleStream(this.connection, input, context)));
   }
+
+  /**
+   * Gemini's countTokens endpoint: the exact input tokens of a request (on the Gemini Developer API,
+   * of one without a system instruction or tools, which its endpoint does not take: those are estimated).
+   */
+  protected override _countTokens(input: ProviderInput): Promise<number | undefined> {
+    return withCalls((calls) => calls.countGoogleTokens(this.connection, input));
+  }
 }
 
 /** An environment variable, an empty one as unset. */

@@ -1,8 +1,14 @@
 import type { ProviderErrorReason } from "../../core/errors/provider-error.js";
 import type { ProviderToolChoice } from "../../core/input.js";
-import type { SentRequest } from "./refused-request-part.js";
 
-/** What the OpenAI error mappers know of the request that failed. */
+/** What the request carried, as the refusal check needs it: its body, and the field reasoning went back in. */
+export interface SentRequest {
+  body: object;
+  /** The assistant-message field that carried earlier turns' reasoning back, when the model sends it. */
+  reasoningField?: string | undefined;
+}
+
+/** What the OpenAI error mapper (openai-error.ts) knows of the request that failed. */
 export interface OpenAIErrorContext {
   providerId: string;
   modelId: string;

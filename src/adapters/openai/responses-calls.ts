@@ -6,7 +6,7 @@ import type { ProviderOutput } from "../../core/output.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
 import { abortError, settleOnAbort } from "../../internal/abort.js";
 import { sdkRequestOptions, type SDKClientLike } from "../../internal/sdk-request-options.js";
-import { mapOpenAIError } from "./map-openai-error.js";
+import { mapOpenAIError } from "./openai-error.js";
 import { readResponsesOutput } from "./read-responses-output.js";
 import { ResponsesStreamReader } from "./responses-stream-reader.js";
 import type { ResponsesStorage } from "./to-responses-request.js";

@@ -331,3 +331,73 @@ describe.skipIf(!hasSharedFixtures)(
     });
   },
 );
+
+describe("GoogleChatModel.countTokens", () => {
+  const fox = "The quick brown fox jumps over the lazydog.";
+
+  it.skipIf(!hasSharedFixtures)(
+    "should ask Gemini's countTokens endpoint, as the recorded request did, and answer its exact count",
+    async () => {
+      const [interaction] = readCassette("gemini/count-tokens.cassette.yaml");
+      answer(server, jsonResponse(interaction!.response.parsed_body as object));
+      const count = await model().countTokens({ messages: [{ role: "user", content: fox }] });
+      expect(count).toEqual({ inputTokens: 12, exact: true });
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]!.url).toBe(new URL(interaction!.request.uri).pathname);
+      expect(server.requests[0]!.headers["x-goog-api-key"]).toBe(apiKey);
+      expect(body()).toEqual(interaction!.request.parsed_body);
+    },
+  );
+
+  it("should count a system instruction and tools on Vertex AI, sent with the contents", async () => {
+    answer(server, jsonResponse({ totalTokens: 57, promptTokensDetails: [{ modality: "TEXT", tokenCount: 57 }] }));
+    const count = await model("gemini-2.5-flash", { vertexai: true }).countTokens({
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "What's the weather in Paris?" },
+      ],
+      tools: [weather],
+    });
+    expect(count).toEqual({ inputTokens: 57, exact: true });
+    expect(server.requests[0]!.url).toMatch(/models\/gemini-2\.5-flash:countTokens$/);
+    expect(body()).toMatchObject({
+      contents: [{ role: "user", parts: [{ text: "What's the weather in Paris?" }] }],
+      systemInstruction: { parts: [{ text: "Be brief." }] },
+      tools: [{ functionDeclarations: [{ name: "get_weather" }] }],
+    });
+  });
+
+  it.each<[string, { messages: Message[]; tools?: ToolDefinition[] }]>([
+    [
+      "a system instruction",
+      {
+        messages: [
+          { role: "system", content: "Be brief." },
+          { role: "user", content: fox },
+        ],
+      },
+    ],
+    ["tools", { messages: [{ role: "user", content: fox }], tools: [weather] }],
+  ])(
+    "should estimate (exact: false), sending nothing, for a request with %s the Gemini API cannot count",
+    async (_what, input) => {
+      answer(server, jsonResponse({ totalTokens: 1 }));
+      const count = await model().countTokens(input);
+      expect(count.exact).toBe(false);
+      expect(count.inputTokens).toBeGreaterThan(0);
+      expect(server.requests).toHaveLength(0);
+    },
+  );
+
+  it.each([
+    ["an error status", geminiError(500, "INTERNAL", "An internal error has occurred.")],
+    ["a count without totalTokens", jsonResponse({})],
+    ["a body that is not JSON", { status: 200, headers: { "content-type": "application/json" }, body: "<html>" }],
+  ] as const)("should estimate (exact: false) when the endpoint answers %s", async (_what, reply) => {
+    answer(server, reply as ReplayResponse);
+    const count = await model().countTokens({ messages: [{ role: "user", content: fox }] });
+    expect(count.exact).toBe(false);
+    expect(count.inputTokens).toBeGreaterThan(0);
+    expect(server.requests).toHaveLength(1);
+  });
+});

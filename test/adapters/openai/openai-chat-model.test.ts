@@ -605,7 +605,7 @@ describe("mapOpenAIError", () => {
   it("should turn the SDK's own abort error (named 'Error') into the platform AbortError", async () => {
     const { APIUserAbortError } = await import("openai");
     const { isAbortError } = await import("../../../src/internal/abort.js");
-    const { mapOpenAIError } = await import("../../../src/adapters/openai/map-openai-error.js");
+    const { mapOpenAIError } = await import("../../../src/adapters/openai/openai-error.js");
     const mapped = mapOpenAIError(new APIUserAbortError(), { providerId: "openai", modelId: "gpt-4o-mini" });
     expect(mapped).toMatchObject({ name: "AbortError" });
     expect(isAbortError(mapped)).toBe(true);
