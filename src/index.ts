@@ -54,6 +54,7 @@ export type { Usage } from "./core/usage.js";
 export type { CallTimeout, StallTimeout } from "./core/budgets/call-timeout.js";
 export type { TokenCount } from "./core/model/count-tokens.js";
 export type { ModelProfile } from "./core/profiles/model-profile.js";
+export type { PromptCacheMode } from "./core/prompt-cache/prompt-cache-mode.js";
 export { costOf, type ModelPricing } from "./core/profiles/model-pricing.js";
 export {
   defineTool,

@@ -5,6 +5,7 @@ import type { Message } from "./messages.js";
 import type { JSONSchema } from "./schema/json-schema.js";
 import type { SchemaInput } from "./schema/schema-input.js";
 import type { AnyTool, Tool, ToolDefinition } from "./tool.js";
+import type { PromptCacheMode } from "./prompt-cache/prompt-cache-mode.js";
 
 /** Sampling and length parameters. Unset ones are not sent. */
 export interface ChatModelParameters {
@@ -79,6 +80,8 @@ export interface ChatModelInput<
   timeout?: CallTimeout | undefined;
   /** `false` bypasses the cache for this call. @default true */
   cache?: boolean | undefined;
+  /** Prompt-cache breakpoints for this call (see `PromptCacheMode`). @default the model's `promptCache` ("off") */
+  promptCache?: PromptCacheMode | undefined;
   /** Passed to the adapter untouched (provider-specific request fields). @default none */
   providerOptions?: Record<string, unknown> | undefined;
 }
@@ -105,6 +108,8 @@ export interface ProviderInput {
   parameters: ChatModelParameters;
   signal: AbortSignal;
   providerOptions?: Record<string, unknown>;
+  /** Where keelson places prompt-cache breakpoints (`promptCache: "auto"`; see `placeCachePoints`). Absent: none. */
+  promptCache?: "auto";
 }
 
 /** Passed to `_create`/`_createStream` beside the input. */

@@ -1,5 +1,6 @@
 import type { SchemaForm } from "./schema/project-schema.js";
 import type { CallTimeout } from "./budgets/call-timeout.js";
+import type { PromptCacheMode } from "./prompt-cache/prompt-cache-mode.js";
 import type { ModelProfile } from "./profiles/model-profile.js";
 import type { ChatModelCache } from "./cache/chat-model-cache.js";
 import type { ChatModelParameters } from "./input.js";
@@ -46,6 +47,8 @@ export interface ModelSettings {
   readonly toolResultMedia: boolean;
   /** Every call's timeout unless the call sets its own. */
   readonly timeout: CallTimeout | undefined;
+  /** Prompt-cache breakpoints of every call that does not set its own. @default "off" */
+  readonly promptCache?: PromptCacheMode | undefined;
   /** The model's limits and prices (its output's `usage.costUsd` is priced from them). */
   readonly profile: ModelProfile;
 }

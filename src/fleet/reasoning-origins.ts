@@ -1,5 +1,5 @@
 import type { ChatModelLike } from "../core/model/chat-model-like.js";
-import type { AssistantContentPart, Message, ReasoningPart } from "../core/messages.js";
+import type { AssistantContentPart, Message, ReasoningPart, ToolCall } from "../core/messages.js";
 
 /** How many pieces of reasoning a router remembers the origin of (the oldest are forgotten first). */
 const remembered = 10_000;
@@ -20,12 +20,19 @@ export function familyOf(model: ChatModelLike): string {
   return `${model.providerId}#${id ?? "none"}`;
 }
 
-/** What only its own provider can read back in a reasoning part: a signature, encrypted content, an item id. */
-function opaqueData(part: ReasoningPart): string[] {
+/**
+ * What only its own provider can read back: a reasoning part's signature, encrypted content or item
+ * id; a tool call's signature (Gemini's thought signature).
+ */
+function opaqueData(part: ReasoningPart | ToolCall): string[] {
   const data: string[] = [];
-  for (const value of [part.signature, part.redactedData, part.id])
-    if (typeof value === "string" && value !== "") data.push(value);
+  const values = part.type === "reasoning" ? [part.signature, part.redactedData, part.id] : [part.signature];
+  for (const value of values) if (typeof value === "string" && value !== "") data.push(value);
   return data;
+}
+
+function carriesOpaqueData(part: AssistantContentPart | undefined): part is ReasoningPart | ToolCall {
+  return part?.type === "reasoning" || part?.type === "tool-call";
 }
 
 /**
@@ -42,7 +49,7 @@ export class ReasoningOrigins {
   remember(message: Message | undefined, family: string): void {
     if (message?.role !== "assistant" || typeof message.content === "string" || !Array.isArray(message.content)) return;
     for (const part of message.content) {
-      if (part?.type !== "reasoning") continue;
+      if (!carriesOpaqueData(part)) continue;
       for (const data of opaqueData(part)) {
         this.#origins.delete(data);
         this.#origins.set(data, family);
@@ -53,7 +60,8 @@ export class ReasoningOrigins {
 
   /**
    * `messages` as a member of `family` may be sent them: each reasoning part another family issued
-   * left out (the visible text and tool calls kept), in new messages where something was left out
+   * left out, and each tool call's signature another family issued (the visible text and the tool
+   * calls kept), in new messages where something was left out
    * — the caller's are never changed. `dropped` counts the parts left out.
    */
   portable(messages: readonly Message[], family: string): { messages: readonly Message[]; dropped: number } {
@@ -62,19 +70,32 @@ export class ReasoningOrigins {
     let changed: Message[] | undefined;
     messages.forEach((message, index) => {
       if (message?.role !== "assistant" || !Array.isArray(message.content)) return;
-      const kept = message.content.filter((part: AssistantContentPart) => {
-        if (part?.type !== "reasoning") return true;
-        const foreign = opaqueData(part).some((data) => {
-          const origin = this.#origins.get(data);
-          return origin !== undefined && origin !== family;
-        });
-        if (foreign) dropped++;
-        return !foreign;
-      });
-      if (kept.length === message.content.length) return;
+      let changedHere = false;
+      const kept: AssistantContentPart[] = [];
+      for (const part of message.content) {
+        if (!carriesOpaqueData(part) || !this.#isForeign(part, family)) kept.push(part);
+        else {
+          dropped++;
+          changedHere = true;
+          // A tool call stays (the conversation needs it): only its signature is left out.
+          if (part.type === "tool-call") {
+            const { signature: _signature, ...call } = part;
+            kept.push(call);
+          }
+        }
+      }
+      if (!changedHere) return;
       changed ??= [...messages];
       changed[index] = { ...message, content: kept };
     });
     return { messages: changed ?? messages, dropped };
+  }
+
+  /** Whether another family than `family` issued what this part carries. */
+  #isForeign(part: ReasoningPart | ToolCall, family: string): boolean {
+    return opaqueData(part).some((data) => {
+      const origin = this.#origins.get(data);
+      return origin !== undefined && origin !== family;
+    });
   }
 }

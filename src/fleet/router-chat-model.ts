@@ -172,7 +172,7 @@ export class RouterChatModel implements ChatModelLike {
           callId,
           code: "reasoning-dropped",
           message:
-            `${dropped} reasoning part(s) another provider signed or encrypted were left out of what ${describe(model)} is sent ` +
+            `${dropped} piece(s) of reasoning another provider signed or encrypted (thinking, thought signatures) were left out of what ${describe(model)} is sent ` +
             "(it cannot read them back); the visible text and tool calls are kept, and your messages are unchanged.",
         });
       });

@@ -3,6 +3,7 @@ import type { Message, ToolCall } from "../core/messages.js";
 import { isChatModelLike, type ChatModelLike } from "../core/model/chat-model-like.js";
 import type { Tool } from "../core/tool.js";
 import type { RunStep } from "./run-step.js";
+import { markTemporary } from "../core/prompt-cache/temporary-messages.js";
 
 /** What `prepareStep` is given before a model call. */
 export interface PrepareStepContext<Call extends ToolCall<string, unknown> = ToolCall> {
@@ -82,7 +83,7 @@ export function applyStepSettings(
     offered = offered.filter((tool) => !names.has(tool.name));
     if (entries.length > 0) {
       const lines = entries.map(([name, reason]) => `- ${name}: ${reason}`).join("\n");
-      note = { role: "system", content: `These tools cannot be used at this step:\n${lines}` };
+      [note] = markTemporary({ role: "system", content: `These tools cannot be used at this step:\n${lines}` });
     }
   }
   if (messages !== undefined && (!Array.isArray(messages) || messages.length === 0)) {

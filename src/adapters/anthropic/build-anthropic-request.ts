@@ -3,6 +3,7 @@ import type { ProviderInput, ProviderTool, ProviderToolChoice } from "../../core
 import type { AnthropicCacheControl } from "./anthropic-cache-control.js";
 import { cacheControlBlock, readCacheControl } from "./anthropic-cache-control.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
+import { carriesNoContent, placeCachePoints, type CachePoints } from "../../core/prompt-cache/place-cache-points.js";
 
 const jsonInstruction = "Answer with only a JSON value, and nothing else.";
 
@@ -33,9 +34,10 @@ export function buildAnthropicRequest<S extends boolean>(
   const { cacheControl: rawCacheControl, ...extra } = input.providerOptions ?? {};
   const cacheControl = readCacheControl(rawCacheControl);
   const withTools = input.tools !== undefined && input.tools.length > 0;
+  const points = input.promptCache === "auto" ? autoCachePoints(input, cacheControl, withTools) : undefined;
   const { system, messages } = convertToAnthropicMessages(input.messages, {
     toolBlocks: withTools,
-    cacheBreakpoints: messageBreakpoints(cacheControl, input.messages.length),
+    cacheBreakpoints: messageBreakpoints(cacheControl, input.messages.length, points),
   });
   if (input.responseFormat?.type === "json") system.push({ type: "text", text: jsonInstruction });
   const { maxTokens, temperature, topP, topK, stop } = input.parameters;
@@ -55,7 +57,10 @@ export function buildAnthropicRequest<S extends boolean>(
   if (topK !== undefined) body.top_k = topK;
   if (stop !== undefined && stop.length > 0) body.stop_sequences = stop;
   if (withTools) {
-    body.tools = markTools(input.tools!.map(toAnthropicTool), cacheControl);
+    body.tools = markTools(
+      input.tools!.map(toAnthropicTool),
+      points?.tools ? { ...cacheControl, tools: true } : cacheControl,
+    );
     const toolChoice = toAnthropicToolChoice(input.toolChoice, input.parallelToolCalls);
     if (toolChoice) body.tool_choice = toolChoice;
   }
@@ -103,10 +108,55 @@ function markTools(tools: Anthropic.Tool[], cacheControl: AnthropicCacheControl 
   );
 }
 
-function messageBreakpoints(cacheControl: AnthropicCacheControl | undefined, count: number) {
-  if (!cacheControl?.messages || cacheControl.messages.length === 0) return undefined;
-  const positions = new Set(cacheControl.messages.map((position) => (position < 0 ? count + position : position)));
-  return { positions, value: cacheControlBlock(cacheControl) };
+function messageBreakpoints(
+  cacheControl: AnthropicCacheControl | undefined,
+  count: number,
+  points: CachePoints | undefined,
+) {
+  const positions = callerPositions(cacheControl, count);
+  if (points?.system !== undefined) positions.add(points.system);
+  if (points?.message !== undefined) positions.add(points.message);
+  if (positions.size === 0) return undefined;
+  return { positions, value: cacheControlBlock(cacheControl ?? {}) };
+}
+
+/** The message positions the caller's `cacheControl.messages` mark, in range. */
+function callerPositions(cacheControl: AnthropicCacheControl | undefined, count: number): Set<number> {
+  const positions = new Set<number>();
+  for (const position of cacheControl?.messages ?? []) {
+    const index = position < 0 ? count + position : position;
+    if (index >= 0 && index < count) positions.add(index);
+  }
+  return positions;
+}
+
+/** `promptCache: "auto"`'s breakpoints (placed by core), around the caller's own `cacheControl`. */
+function autoCachePoints(
+  input: ProviderInput,
+  cacheControl: AnthropicCacheControl | undefined,
+  withTools: boolean,
+): CachePoints {
+  const marked = cacheControl?.tools;
+  const names = new Set(input.tools?.map((tool) => tool.name));
+  const markedTools =
+    marked === true
+      ? withTools
+        ? 1
+        : 0
+      : Array.isArray(marked)
+        ? new Set(marked.filter((name) => names.has(name))).size
+        : 0;
+  return placeCachePoints(input.messages, {
+    tools: withTools,
+    caller: {
+      // Counted even without a system message: the JSON instruction may be the block it marks.
+      system: cacheControl?.system === true,
+      tools: withTools ? markedTools : 0,
+      messages: callerPositions(cacheControl, input.messages.length),
+    },
+    // A message that sends no block (a blank system prompt, empty content, reasoning only) can carry no breakpoint.
+    refuses: carriesNoContent,
+  });
 }
 
 /** keelson's tool_choice in Anthropic's terms: `required` is `any`, one tool is `tool`. */

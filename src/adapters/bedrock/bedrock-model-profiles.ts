@@ -8,6 +8,8 @@ export interface BedrockModelProfile extends ChatModelProfile {
   /** How `parameters.topK` travels in `additionalModelRequestFields` (unsent when absent: then `topK` is unsupported). */
   topK?: (topK: number) => Record<string, unknown>;
   unsupportedParameters: readonly ParameterName[];
+  /** Whether the family takes Converse `cachePoint` blocks (`promptCache: "auto"` places them only then). @default false */
+  promptCache?: boolean;
 }
 
 const autoOnly: readonly ToolChoiceMode[] = ["auto"];
@@ -30,6 +32,7 @@ const claudeStructured: BedrockModelProfile = {
   strictResponseFormat: true,
   topK: anthropicTopK,
   unsupportedParameters: converseLacks,
+  promptCache: true,
 };
 const openWeightStructured: BedrockModelProfile = {
   ...base,
@@ -67,6 +70,7 @@ const profiles: readonly (readonly [prefix: string, profile: BedrockModelProfile
       supportsStructuredOutput: false,
       topK: anthropicTopK,
       unsupportedParameters: converseLacks,
+      promptCache: true,
     },
   ],
   [
@@ -77,6 +81,7 @@ const profiles: readonly (readonly [prefix: string, profile: BedrockModelProfile
       supportsStructuredOutput: false,
       topK: novaTopK,
       unsupportedParameters: converseLacks,
+      promptCache: true,
     },
   ],
   ["amazon.titan", { ...base, toolChoiceSupport: [], supportsToolCalling: false, supportsStructuredOutput: false }],

@@ -7,6 +7,16 @@ import type {
 import type { ProviderInput, ProviderToolChoice } from "../../core/input.js";
 import type { BedrockModelProfile } from "./bedrock-model-profiles.js";
 import { convertToBedrockMessages } from "./convert-to-bedrock-messages.js";
+import type { Message } from "../../core/messages.js";
+import { carriesNoContent, placeCachePoints } from "../../core/prompt-cache/place-cache-points.js";
+
+/**
+ * Messages Converse takes no `cachePoint` after: a tool result (a `cachePoint` beside `toolResult`
+ * blocks fails on some models), and one that sends no block a point can follow.
+ */
+function refusesCachePoint(message: Message): boolean {
+  return message.role === "tool" || carriesNoContent(message);
+}
 
 const jsonInstruction = "Answer with only a JSON value, and nothing else.";
 
@@ -22,7 +32,12 @@ export function buildConverseRequest(
   profile: BedrockModelProfile,
 ): ConverseCommandInput {
   const withTools = input.tools !== undefined && input.tools.length > 0 && input.toolChoice !== "none";
-  const { system, messages } = convertToBedrockMessages(input.messages, { toolBlocks: withTools });
+  const points =
+    input.promptCache === "auto" && profile.promptCache
+      ? placeCachePoints(input.messages, { tools: withTools, refuses: refusesCachePoint })
+      : undefined;
+  const cachePoints = new Set([points?.system, points?.message].filter((index) => index !== undefined));
+  const { system, messages } = convertToBedrockMessages(input.messages, { toolBlocks: withTools, cachePoints });
   const request: ConverseCommandInput = { modelId, messages };
 
   if (input.responseFormat?.type === "json") system.push({ text: jsonInstruction });
@@ -50,6 +65,7 @@ export function buildConverseRequest(
         },
       })),
     };
+    if (points?.tools) toolConfig.tools!.push({ cachePoint: { type: "default" } });
     const toolChoice = toBedrockToolChoice(input.toolChoice);
     if (toolChoice) toolConfig.toolChoice = toolChoice;
     request.toolConfig = toolConfig;

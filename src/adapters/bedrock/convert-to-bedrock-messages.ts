@@ -22,7 +22,11 @@ export interface ConvertOptions {
    * results travel as text.
    */
   toolBlocks: boolean;
+  /** Positions of the messages a `cachePoint` block follows (placed by core for `promptCache: "auto"`). @default none */
+  cachePoints?: ReadonlySet<number> | undefined;
 }
+
+const cachePoint = { cachePoint: { type: "default" } } as const;
 
 /**
  * keelson messages → Converse `system` and `messages`: system prompts lifted out, consecutive
@@ -41,22 +45,27 @@ export function convertToBedrockMessages(messages: readonly Message[], options: 
     if (last?.role === role) last.content = [...(last.content ?? []), ...content];
     else turns.push({ role, content });
   };
-  for (const message of messages) {
+  messages.forEach((message, position) => {
+    let content: ContentBlock[];
     switch (message.role) {
       case "system":
-        if (message.content.trim() !== "") system.push({ text: message.content });
-        break;
+        if (message.content.trim() === "") return;
+        system.push({ text: message.content });
+        if (options.cachePoints?.has(position)) system.push(cachePoint);
+        return;
       case "user":
-        push("user", userContent(message, documentName));
+        push("user", (content = userContent(message, documentName)));
         break;
       case "assistant":
-        push("assistant", assistantContent(message, options));
+        push("assistant", (content = assistantContent(message, options)));
         break;
       case "tool":
-        push("user", toolResult(message, options, documentName));
+        push("user", (content = toolResult(message, options, documentName)));
         break;
     }
-  }
+    if (content.length > 0 && options.cachePoints?.has(position))
+      push(turns.at(-1)!.role as "user" | "assistant", [cachePoint]);
+  });
   return { system, messages: turns };
 }
 

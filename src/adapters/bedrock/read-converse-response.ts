@@ -72,14 +72,15 @@ export function readConverseResponse(response: ConverseCommandOutput, modelId: s
  * Bedrock's usage in keelson's terms. Bedrock's `inputTokens` is only the input that was neither
  * read from nor written to the prompt cache (the three are billed at different rates), and its
  * `totalTokens` counts all of them; keelson's `inputTokens` is the whole prompt, with
- * `cachedInputTokens` (the cache reads) a part of it, as OpenAI's `prompt_tokens` and OpenTelemetry's
+ * `cachedInputTokens` (the cache reads) and `cacheWriteInputTokens` (the writes) parts of it, as OpenAI's `prompt_tokens` and OpenTelemetry's
  * `gen_ai.usage.input_tokens` are.
  */
 export function readBedrockUsage(usage: TokenUsage | undefined): Partial<Usage> {
   if (!isRecord(usage)) return {};
   const result: Partial<Usage> = {};
   const cacheRead = tokenCount(usage.cacheReadInputTokens);
-  const cacheWrite = tokenCount(usage.cacheWriteInputTokens) ?? 0;
+  const cacheWriteReported = tokenCount(usage.cacheWriteInputTokens);
+  const cacheWrite = cacheWriteReported ?? 0;
   const input = tokenCount(usage.inputTokens);
   const output = tokenCount(usage.outputTokens);
   const total = tokenCount(usage.totalTokens);
@@ -87,5 +88,7 @@ export function readBedrockUsage(usage: TokenUsage | undefined): Partial<Usage> 
   if (output !== undefined) result.outputTokens = output;
   if (total !== undefined) result.totalTokens = total;
   if (cacheRead !== undefined) result.cachedInputTokens = cacheRead;
+  // Priced at the cache-write rate (`usage.costUsd`), which Bedrock bills above the input rate.
+  if (cacheWriteReported !== undefined) result.cacheWriteInputTokens = cacheWriteReported;
   return result;
 }

@@ -10,6 +10,7 @@ import type { PreparedCall } from "./prepared-call.js";
 import type { ModelSettings } from "../model-settings.js";
 import { validateInput } from "./validate-input.js";
 import { definedFields } from "../../internal/defined-fields.js";
+import { readPromptCacheMode } from "../prompt-cache/prompt-cache-mode.js";
 
 /**
  * A call, prepared from its input and the model's settings as they are now: the input checked, the
@@ -71,6 +72,7 @@ export function prepareCall(
     parameters: definedFields({ ...settings.parameters, ...definedFields(input.parameters ?? {}) }),
     maxRetries: input.maxRetries ?? settings.retry.maxRetries,
     useCache: input.cache !== false,
+    promptCache: (readPromptCacheMode(input.promptCache, "input.promptCache") ?? settings.promptCache) === "auto",
   };
   if (answer) {
     const validators = new Map(toolsByName);
@@ -99,6 +101,7 @@ export function providerInput(call: PreparedCall, guidance: readonly Message[], 
   if (responseFormat) input.responseFormat = responseFormat;
   if (plan.tools && plan.tools.length > 0 && plan.toolChoice !== "none") input.parallelToolCalls = call.parallel;
   if (call.input.providerOptions) input.providerOptions = call.input.providerOptions;
+  if (call.promptCache) input.promptCache = "auto";
   return input;
 }
 

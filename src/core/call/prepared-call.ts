@@ -57,4 +57,6 @@ export interface PreparedCall {
   parameters: ChatModelParameters;
   maxRetries: number;
   useCache: boolean;
+  /** Whether keelson places prompt-cache breakpoints (`promptCache: "auto"`, the call's or the model's). */
+  promptCache: boolean;
 }

@@ -4,6 +4,7 @@ import { StructuredOutputError } from "../errors/structured-output-error.js";
 import { ToolCallError } from "../errors/tool-call-error.js";
 import type { Message } from "../messages.js";
 import type { ProviderTool } from "../input.js";
+import { markTemporary } from "../prompt-cache/temporary-messages.js";
 
 /** How a re-ask's user turn begins (the scripted model names a re-ask it was not scripted for by it). */
 export const reAskLead = "Your previous reply could not be used: ";
@@ -20,7 +21,7 @@ export function repairGuidance(error: ChatModelError, tools: readonly ProviderTo
     ? `\nAvailable tools: ${tools.map((tool) => `${tool.name} (arguments schema: ${JSON.stringify(tool.parameters)})`).join("; ")}.`
     : "";
   messages.push({ role: "user", content: `${reAskLead}${problem(error)}${toolList}\nPlease answer again.` });
-  return messages;
+  return markTemporary(...messages);
 }
 
 function previousReply(error: ChatModelError): string | undefined {

@@ -1,5 +1,6 @@
 import type { ModelPricing } from "../profiles/model-pricing.js";
 import type { CallTimeout } from "../budgets/call-timeout.js";
+import type { PromptCacheMode } from "../prompt-cache/prompt-cache-mode.js";
 import type { ChatModelMiddleware } from "../middleware/chat-model-middleware.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import type { ChatModelParameters } from "../input.js";
@@ -114,6 +115,8 @@ export interface ChatModelOptions {
    * also bounds its silences (`firstChunkMs`, `chunkMs`; see `StallTimeout`). @default none
    */
   timeout?: CallTimeout | undefined;
+  /** Prompt-cache breakpoints on every call that does not set its own (see `PromptCacheMode`). @default "off" */
+  promptCache?: PromptCacheMode | undefined;
   /** Input and output tokens the model takes in one request (`model.profile.contextWindow`). @default keelson's table, else unknown */
   contextWindow?: number | undefined;
   /** The most tokens one reply may have (`model.profile.maxOutputTokens`). @default keelson's table, else unknown */

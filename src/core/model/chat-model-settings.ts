@@ -1,6 +1,7 @@
 import { checkPricing } from "../profiles/model-pricing.js";
 import { checkTokenCount, modelProfile, type ModelProfile } from "../profiles/model-profile.js";
 import { readTimeout, type CallTimeout } from "../budgets/call-timeout.js";
+import { readPromptCacheMode, type PromptCacheMode } from "../prompt-cache/prompt-cache-mode.js";
 import { checkCacheTimeout } from "../cache/guarded-store.js";
 import type { ChatModelCache } from "../cache/chat-model-cache.js";
 import { NullCache } from "../cache/null-cache.js";
@@ -61,6 +62,8 @@ export abstract class ChatModelSettings {
   readonly toolResultMedia: boolean;
   /** Every call's timeout unless the call sets its own (`timeout` option). */
   timeout: CallTimeout | undefined;
+  /** Prompt-cache breakpoints of every call that does not set its own (`promptCache` option). */
+  readonly promptCache: PromptCacheMode;
   /** The profile fields the options set (the rest come from keelson's table). */
   private readonly profileOptions: Pick<ModelProfile, "contextWindow" | "maxOutputTokens" | "pricing">;
   private knownProfile: ModelProfile | undefined;
@@ -101,6 +104,7 @@ export abstract class ChatModelSettings {
     this.toolResultMedia = profile.toolResultMedia ?? true;
     readTimeout(options.timeout, "The timeout option");
     this.timeout = options.timeout;
+    this.promptCache = readPromptCacheMode(options.promptCache, "The promptCache option") ?? "off";
     this.profileOptions = profileOptions(options);
   }
 

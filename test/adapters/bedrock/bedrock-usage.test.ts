@@ -44,11 +44,12 @@ describe("BedrockChatModel usage with prompt caching", () => {
         outputTokens: 50,
         totalTokens: 1862,
         cachedInputTokens: 1800,
+        cacheWriteInputTokens: 0,
         costUsd: expect.any(Number),
       });
     });
 
-    it("should count tokens written to the cache in inputTokens", async () => {
+    it("should count tokens written to the cache in inputTokens, as cacheWriteInputTokens", async () => {
       bedrock.server.handle(
         replyFor(
           cachedReply({
@@ -72,6 +73,7 @@ describe("BedrockChatModel usage with prompt caching", () => {
         outputTokens: 50,
         totalTokens: 962,
         cachedInputTokens: 0,
+        cacheWriteInputTokens: 900,
         costUsd: expect.any(Number),
       });
       expect(output.usage.inputTokens + output.usage.outputTokens).toBe(output.usage.totalTokens);
