@@ -172,8 +172,12 @@ describe("OpenAIChatModel under faults", () => {
       server.handle(neverAnswer);
       const { error } = await settleCall(model(), input("hi", { signal: AbortSignal.timeout(100) }), mode);
       expect(error?.name).toBe("TimeoutError");
+      // Aborted once the server holds the request (a fixed delay could fire before it arrives on a loaded machine).
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
+      server.handle((request, response) => {
+        setTimeout(() => controller.abort(), 10);
+        return neverAnswer(request, response);
+      });
       const aborted = await settleCall(model(), input("hi", { signal: controller.signal }), mode);
       expect(aborted.error?.name).toBe("AbortError");
       expect(server.requests).toHaveLength(2);
