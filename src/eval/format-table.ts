@@ -1,40 +1,10 @@
-import type { RepairKind } from "../core/output.js";
-import type { EvalReport, EvalRow } from "./eval-report.js";
-
-const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
+import type { EvalReport } from "./eval-report.js";
+import { percent, tableColumns } from "./table-columns.js";
 
 /** The report as a plain-text table, the failures under it and the recommendation per model. */
 export function formatTable(report: EvalReport, options: { maxFailures?: number | undefined } = {}): string {
-  const header = [
-    "model",
-    "profile",
-    "cases",
-    "success",
-    "first try",
-    "attempts",
-    "p50 ms",
-    "p95 ms",
-    "mean ms",
-    "repairs/case",
-    "unwanted calls",
-    "tokens in/out",
-  ];
-  const lines = report.rows.map((row) => [
-    `${row.model.providerId}:${row.model.modelId}`,
-    row.profile,
-    String(row.cases),
-    `${row.successes} (${percent(row.successRate)})`,
-    percent(row.firstTrySuccessRate),
-    row.attempts.toFixed(2),
-    row.latencyMs.p50.toFixed(1),
-    row.latencyMs.p95.toFixed(1),
-    row.latencyMs.mean.toFixed(1),
-    Object.entries(row.repairsPerCase)
-      .map(([kind, count]) => `${kind as RepairKind} ${count}`)
-      .join(", ") || "-",
-    restraintCell(row),
-    `${row.usage.inputTokens}/${row.usage.outputTokens}`,
-  ]);
+  const header = tableColumns.map((column) => column.title);
+  const lines = report.rows.map((row) => tableColumns.map((column) => column.cell(row)));
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
   const format = (cells: string[]) =>
     cells
@@ -69,10 +39,6 @@ export function formatTable(report: EvalReport, options: { maxFailures?: number 
 }
 
 /** Restraint cases that called a tool anyway, of those run ("-" without restraint cases). */
-export function restraintCell(row: EvalRow): string {
-  return row.restraint.cases === 0 ? "-" : `${row.restraint.toolCalls}/${row.restraint.cases}`;
-}
-
 function oneLine(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;

@@ -1,10 +1,8 @@
-import type { RepairKind } from "../core/output.js";
 import type { EvalModelId } from "./eval-model.js";
-import type { EvalReport, EvalRow } from "./eval-report.js";
+import type { EvalReport } from "./eval-report.js";
 import { escapeHTML } from "./escape-html.js";
-import { restraintCell } from "./format-table.js";
+import { percent, tableColumns } from "./table-columns.js";
 
-const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 const nameOf = (model: EvalModelId) => `${model.providerId}:${model.modelId}`;
 
 /** The recommendation per model, as the report's headline: the profile and the options that select it, or none. */
@@ -27,42 +25,12 @@ export function recommendationHTML(report: EvalReport): string {
 /** Every model × profile as a row of a real table, the recommended rows marked. */
 export function tableHTML(report: EvalReport): string {
   const recommended = new Set(report.recommendations.map((entry) => `${nameOf(entry.model)}\u0000${entry.profile}`));
-  const header = [
-    "model",
-    "profile",
-    "cases",
-    "success",
-    "first try",
-    "attempts",
-    "p50 ms",
-    "p95 ms",
-    "mean ms",
-    "warm-up ms",
-    "repairs / case",
-    "unwanted calls",
-    "tokens in / out",
-  ];
-  const cells = (row: EvalRow) => [
-    nameOf(row.model),
-    row.profile,
-    String(row.cases),
-    `${row.successes} (${percent(row.successRate)})`,
-    percent(row.firstTrySuccessRate),
-    row.attempts.toFixed(2),
-    row.latencyMs.p50.toFixed(1),
-    row.latencyMs.p95.toFixed(1),
-    row.latencyMs.mean.toFixed(1),
-    row.warmUpMs === undefined ? "-" : row.warmUpMs.toFixed(1),
-    Object.entries(row.repairsPerCase)
-      .map(([kind, count]) => `${kind as RepairKind} ${count}`)
-      .join(", ") || "-",
-    restraintCell(row),
-    `${row.usage.inputTokens} / ${row.usage.outputTokens}`,
-  ];
-  const repairsColumn = header.indexOf("repairs / case");
+  const header = tableColumns.map((column) => column.title);
+  const repairsColumn = header.indexOf("repairs/case");
   const rows = report.rows.map((row) => {
     const marked = recommended.has(`${nameOf(row.model)}\u0000${row.profile}`);
-    const body = cells(row)
+    const body = tableColumns
+      .map((column) => column.cell(row))
       .map((cell, column) =>
         column < 2
           ? `<th scope="row">${escapeHTML(cell)}</th>`
