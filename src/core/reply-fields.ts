@@ -91,3 +91,17 @@ export function readingPart<T>(source: ReplySource, part: string, read: () => T)
     );
   }
 }
+
+/**
+ * Reads one event of a typed event stream (Anthropic's, the Responses API's): the event must be an
+ * object, its `type` names it in any error, and `read` runs as `readingPart` runs a reader.
+ */
+export function readingEvent<T>(
+  source: ReplySource,
+  event: unknown,
+  read: (type: string, event: Record<string, unknown>) => T,
+): T {
+  const raw = requiredRecord(event, "stream event", source);
+  const type = typeof raw.type === "string" ? raw.type : "stream event";
+  return readingPart(source, `${type} event`, () => read(type, raw));
+}

@@ -3,7 +3,7 @@ import { ProviderError } from "../../core/errors/provider-error.js";
 import {
   optionalRecord,
   optionalString,
-  readingPart,
+  readingEvent,
   requiredIndex,
   requiredRecord,
   requiredString,
@@ -32,10 +32,7 @@ export class ResponsesStreamReader {
   }
 
   toChunks(event: ResponseStreamEvent): ChatModelChunk[] {
-    const source = this.#source;
-    const raw = requiredRecord(event, "stream event", source);
-    const type = typeof raw.type === "string" ? raw.type : "stream event";
-    return readingPart(source, `${type} event`, () => this.#read(type, raw));
+    return readingEvent(this.#source, event, (type, raw) => this.#read(type, raw));
   }
 
   /** One event, each field it reads checked: a missing or misshapen one is an unreadableReply naming the event and field. */
