@@ -9,11 +9,14 @@ const utf8 = new TextDecoder();
  * A body whose length is known and within the cap (a `content-length`, no `content-encoding`)
  * comes back as it is: the HTTP framing bounds it.
  *
- * The same Response comes back, its body's readers replaced by capped ones (`json()`, `text()`,
- * `arrayBuffer()`, `blob()`, `formData()`, `bytes()`, `clone()`, and `body`, a capped stream made
- * when first asked for). Building a second Response and ReadableStream per request, as this did
+ * The same Response comes back, its readers replaced by capped ones (`json()`, `text()`,
+ * `arrayBuffer()`, `blob()`, `formData()`, `bytes()`, `clone()`), and its `body` fetch's own stream
+ * whose every way of being read counts (a reader's `read()`, `for await`, `values()`, `pipeTo()`,
+ * `pipeThrough()`, `tee()`). Building a second Response and ReadableStream per request, as this did
  * before, cost 185k instructions per Ollama call (675k → 490k; the raw SDK's 350k) and 165k per
- * OpenAI call (1205k → 1040k; raw 905k): `npm run bench:instructions`, on chunked bodies.
+ * OpenAI call (1205k → 1040k; raw 905k); a second ReadableStream for `body`, 96k per Anthropic call
+ * (whose SDK holds the body before it calls `json()`) and 93k per Ollama stream (1.08 MB → 0.99 MB
+ * of 2.06 MB... see docs/performance.md): `npm run bench:instructions`, on chunked bodies.
  */
 export function capResponseBody(response: Response, limit: number): Response {
   const { bodyOf } = platform();
@@ -39,6 +42,7 @@ function platform(): PlatformResponse {
   if (platformResponse) return platformResponse;
   const proto = Response.prototype;
   Object.setPrototypeOf(CappedBody.prototype, proto);
+  Object.setPrototypeOf(CountedStream.prototype, ReadableStream.prototype);
   return (platformResponse = {
     bodyOf: Object.getOwnPropertyDescriptor(proto, "body")!.get as PlatformResponse["bodyOf"],
     bodyUsedOf: Object.getOwnPropertyDescriptor(proto, "bodyUsed")!.get as PlatformResponse["bodyUsedOf"],
@@ -51,23 +55,19 @@ type Capped = Response & { [cap]: Cap };
 
 interface Cap {
   readonly limit: number;
-  /** The capped stream, once `body` handed it out (an SDK may only hold it: @anthropic-ai/sdk does, for its abort bookkeeping). */
-  stream?: ReadableStream<Uint8Array>;
-  /** Whether a reader took the body: it is read once, as fetch allows. */
+  /** Whether a reader of the response took the body: it is read once, as fetch allows. */
   read: boolean;
 }
 
 /**
  * What a capped response reads with. Never constructed: fetch's own responses take its prototype
- * (Response.prototype below it, see capResponseBody). The body is read from fetch's own stream
- * (Response.prototype's getter, read at each use: clone() gives a response a new one), through the
- * capped stream once that was handed out.
+ * (Response.prototype below it, see capResponseBody). The body is fetch's own stream (the
+ * Response.prototype getter, read at each use: clone() gives a response a new one), counted.
  */
 class CappedBody {
   get body(): ReadableStream<Uint8Array> {
     const response = this as unknown as Capped;
-    const state = response[cap];
-    return (state.stream ??= cappedStream(platform().bodyOf.call(response)!, state.limit));
+    return counted(platform().bodyOf.call(response)!, response[cap].limit);
   }
 
   bytes(this: Capped): Promise<Uint8Array> {
@@ -100,47 +100,134 @@ class CappedBody {
   }
 }
 
-/** The whole body, once, capped. */
+/** The whole body, once, capped (what a reader of the body already counted counts). */
 async function readBody(response: Capped): Promise<Uint8Array> {
   const state = response[cap];
   const { bodyOf, bodyUsedOf } = platform();
-  if (state.read || (!state.stream && bodyUsedOf.call(response)))
+  if (state.read || bodyUsedOf.call(response))
     throw new TypeError("Body is unusable: the response body was already read");
   state.read = true;
-  return state.stream ? readAll(state.stream, Infinity) : readAll(bodyOf.call(response)!, state.limit);
+  const body = bodyOf.call(response)!;
+  const count = (body as Partial<CountedBody>)[counter];
+  return readAll(ReadableStream.prototype.getReader.call(body) as DefaultReader, state.limit, count?.bytesRead ?? 0);
 }
 
-/** Every byte of `stream`, or a `ResponseTooLargeError` (the rest cancelled) once more than `limit` came. */
-async function readAll(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const reader = stream.getReader();
+/** Every byte `reader` reads, or a `ResponseTooLargeError` (the rest cancelled) once more than `limit` came. */
+async function readAll(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  limit: number,
+  bytesBefore: number,
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let bytesRead = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     bytesRead += value.byteLength;
-    if (bytesRead > limit) throw tooLarge(reader, limit, bytesRead);
+    if (bytesBefore + bytesRead > limit) throw tooLarge(reader, limit, bytesBefore + bytesRead);
     chunks.push(value);
   }
   reader.releaseLock();
   return chunks.length === 1 ? chunks[0]! : concat(chunks, bytesRead);
 }
 
+type DefaultReader = ReadableStreamDefaultReader<Uint8Array>;
+type ReadResult = Awaited<ReturnType<DefaultReader["read"]>>;
+type PipeOptions = Parameters<ReadableStream<Uint8Array>["pipeTo"]>[1];
+
+const counter = Symbol("keelson.counter");
+/** A body's count: the bytes its readers took so far, against its limit. */
+interface Count {
+  readonly limit: number;
+  bytesRead: number;
+}
+type CountedBody = ReadableStream<Uint8Array> & { [counter]: Count };
+
+/** fetch's own body, its reads counted against `limit` (its prototype swapped once: no stream of our own). */
+function counted(body: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
+  if ((body as Partial<CountedBody>)[counter] !== undefined) return body;
+  (body as CountedBody)[counter] = { limit, bytesRead: 0 };
+  return Object.setPrototypeOf(body, CountedStream.prototype) as ReadableStream<Uint8Array>;
+}
+
 /**
- * `source` as a stream that errors with a `ResponseTooLargeError` past `limit`. It reads nothing until it
- * is read (no high-water mark): holding it, as an SDK may, leaves the body for `json()` and the others.
+ * The ways of reading a counted body. Never constructed: a body takes its prototype
+ * (ReadableStream.prototype below it). A reader's reads count, and past the limit fail with the
+ * cap's error, the rest cancelled; `for await` and `values()` read through such a reader; the
+ * platform's piping and teeing read the stream without its readers, so they go through a capped
+ * stream made for them (rarely: no SDK reads a response that way).
  */
-function cappedStream(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
-  const reader = source.getReader();
-  let bytesRead = 0;
+class CountedStream {
+  getReader(this: CountedBody, options?: { mode?: "byob" }): ReadableStreamDefaultReader<Uint8Array> {
+    const reader = ReadableStream.prototype.getReader.call(this, options as undefined) as DefaultReader;
+    const read = reader.read.bind(reader);
+    const count = this[counter];
+    const took = (result: ReadResult) => {
+      if (result.done) return result;
+      count.bytesRead += result.value.byteLength;
+      if (count.bytesRead > count.limit) throw tooLarge(reader, count.limit, count.bytesRead);
+      return result;
+    };
+    // An own `read` on fetch's reader: its other members (releaseLock, cancel, closed) stay fetch's own.
+    (reader as { read: (...args: unknown[]) => Promise<ReadResult> }).read = (...args: unknown[]) =>
+      (read as (...args: unknown[]) => Promise<ReadResult>)(...args).then(took);
+    return reader;
+  }
+
+  values(this: CountedBody, options?: { preventCancel?: boolean }): AsyncIterableIterator<Uint8Array> {
+    const reader = CountedStream.prototype.getReader.call(this);
+    const iterator: AsyncIterableIterator<Uint8Array> = {
+      next: () =>
+        reader.read().then(
+          (result) => {
+            if (result.done) reader.releaseLock();
+            return result as IteratorResult<Uint8Array>;
+          },
+          (error: unknown) => {
+            reader.releaseLock();
+            throw error;
+          },
+        ),
+      return: async (value?: unknown) => {
+        if (options?.preventCancel) reader.releaseLock();
+        else await reader.cancel(value).finally(() => reader.releaseLock());
+        return { done: true, value: value as Uint8Array };
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  }
+
+  [Symbol.asyncIterator](this: CountedBody, options?: { preventCancel?: boolean }): AsyncIterableIterator<Uint8Array> {
+    return CountedStream.prototype.values.call(this, options);
+  }
+
+  pipeTo(this: CountedBody, destination: WritableStream<Uint8Array>, options?: PipeOptions): Promise<void> {
+    return cappedStream(this).pipeTo(destination, options);
+  }
+
+  pipeThrough<T>(
+    this: CountedBody,
+    transform: { writable: WritableStream<Uint8Array>; readable: ReadableStream<T> },
+    options?: PipeOptions,
+  ): ReadableStream<T> {
+    return cappedStream(this).pipeThrough(transform, options);
+  }
+
+  tee(this: CountedBody): [ReadableStream<Uint8Array>, ReadableStream<Uint8Array>] {
+    return cappedStream(this).tee();
+  }
+}
+
+/** A counted body as a stream of its own that errors with the cap's error past its limit (reads nothing until read). */
+function cappedStream(body: CountedBody): ReadableStream<Uint8Array> {
+  const reader = CountedStream.prototype.getReader.call(body);
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         const { done, value } = await reader.read();
-        if (done) return controller.close();
-        bytesRead += value.byteLength;
-        if (bytesRead <= limit) return controller.enqueue(value);
-        controller.error(tooLarge(reader, limit, bytesRead));
+        if (done) controller.close();
+        else controller.enqueue(value);
       },
       cancel: (reason) => reader.cancel(reason),
     },

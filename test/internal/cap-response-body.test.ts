@@ -27,6 +27,19 @@ const readers = {
   arrayBuffer: async (response: Response) => new TextDecoder().decode(await response.arrayBuffer()),
   blob: async (response: Response) => (await response.blob()).text(),
   body: async (response: Response) => new Response(response.body).text(),
+  reader: async (response: Response) => {
+    const reader = response.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+    return new TextDecoder().decode(Buffer.concat(chunks));
+  },
+  forAwait: async (response: Response) => {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of response.body! as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+    return new TextDecoder().decode(Buffer.concat(chunks));
+  },
+  pipeThrough: (response: Response) => new Response(response.body!.pipeThrough(new TransformStream())).text(),
+  tee: (response: Response) => new Response(response.body!.tee()[0]).text(),
 };
 
 describe("capResponseBody", () => {
@@ -71,6 +84,33 @@ describe("capResponseBody", () => {
     const capped = capResponseBody(chunked(), 1 << 20);
     expect(capped.body).toBeInstanceOf(ReadableStream);
     expect(await capped.json()).toEqual(JSON.parse(text));
+  });
+
+  it("should count what several readers of the body take, one after the other", async () => {
+    const capped = capResponseBody(chunked(4), bytes.length - 1);
+    const first = capped.body!.getReader();
+    expect((await first.read()).done).toBe(false);
+    first.releaseLock();
+    const error = await (async () => {
+      for await (const chunk of capped.body! as unknown as AsyncIterable<Uint8Array>) void chunk;
+    })().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+  });
+
+  it("should leave the body to a reader when a for await left it early without cancelling it", async () => {
+    const capped = capResponseBody(chunked(3), 1 << 20);
+    const body = capped.body! as ReadableStream<Uint8Array> & {
+      values(options: object): AsyncIterableIterator<Uint8Array>;
+    };
+    for await (const chunk of body.values({ preventCancel: true })) {
+      void chunk;
+      break;
+    }
+    expect(body.locked).toBe(false);
+    expect((await body.getReader().read()).done).toBe(false);
   });
 
   it("should give clones capped bodies of their own", async () => {
