@@ -187,6 +187,29 @@ describe("OllamaChatModel under faults", () => {
       expect(textOf(await expectRetriedThenAnswered(subject(), handler, "createStream"))).toBe("Hello there");
     });
 
+    it.each([
+      {
+        how: "a line it cannot read ends the stream",
+        after: `{"message": {"role": "assistant", "content": 7}, "done": false}\n`,
+      },
+      { how: "its consumer stops reading", after: "" },
+    ])("should let go of the connection when $how mid-stream", async ({ after }) => {
+      let closed = false;
+      server.handle((_request, response) => {
+        response.on("close", () => (closed = true));
+        response.writeHead(200, { "content-type": ndjson });
+        // The rest never comes: only the client can end this response.
+        response.write(firstText + after);
+      });
+      const stream = model().createStream(input());
+      const read = (async () => {
+        for await (const chunk of stream) if (chunk.type === "text-delta" && after === "") break;
+      })();
+      if (after === "") await read;
+      else await expect(read).rejects.toBeInstanceOf(ProviderError);
+      await vi.waitFor(() => expect(closed).toBe(true), { timeout: 1000 });
+    });
+
     it("should end a stream aborted mid-body with AbortError, never with its partial text as the answer", async () => {
       await expectAbortMidStream(subject(), ndjson, firstText, "Hel");
     });

@@ -4,7 +4,7 @@ import type { ProviderInput, RunContext } from "../../core/input.js";
 import type { ProviderOutput } from "../../core/output.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import type { OpenedParts } from "../../core/stream/chunk-stream.js";
-import { eitherSignal, isAbortable, settleOnAbort } from "../../internal/abort.js";
+import { isAbortable, settleOnAbort } from "../../internal/abort.js";
 import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
 import { checkStreamBody } from "../../internal/check-stream-body.js";
 import { longCallDispatcher } from "../../internal/long-call-dispatcher.js";
@@ -49,12 +49,12 @@ export async function createOllamaChat(
   context: RunContext,
 ): Promise<ProviderOutput> {
   const request = buildOllamaChatRequest(connection.modelId, input, connection, false);
-  const { client, refusal } = clientFor(connection, context.signal, false);
+  const { client, state } = clientFor(connection, context.signal, false);
   try {
     const response = await settleOnAbort(client.chat(request), context.signal);
     return readingPart(replySource(connection), "response", () => mapOllamaResponse(response, replySource(connection)));
   } catch (error) {
-    throw mapOllamaCallError(connection, error, refusal);
+    throw mapOllamaCallError(connection, error, state);
   }
 }
 
@@ -66,25 +66,31 @@ export async function openOllamaStream(
 ): Promise<OpenedParts<ChatResponse>> {
   const { signal } = context;
   const request = buildOllamaChatRequest(connection.modelId, input, connection, true);
-  const { client, refusal } = clientFor(connection, signal, true);
+  const { client, state } = clientFor(connection, signal, true);
+  // A caller's own client fetches with the SDK's signal, which only the stream's abort() reaches:
+  // the call's signal is wired to it here. keelson's own client fetches with the call's signal.
+  const callersClient = "client" in connection.clients;
   let stream: AbortableAsyncIterator<ChatResponse>;
   try {
-    stream = await settleOnAbort(client.chat(request), signal);
+    stream = await (callersClient ? settleOnAbort(client.chat(request), signal) : client.chat(request));
   } catch (error) {
-    throw mapOllamaCallError(connection, error, refusal);
+    throw mapOllamaCallError(connection, error, state);
   }
   const source = replySource(connection);
   const stop = () => stream.abort();
-  signal.addEventListener("abort", stop, { once: true });
+  if (callersClient) signal.addEventListener("abort", stop, { once: true });
   return {
     parts: stream,
     toChunks: (part) => readingPart(source, "stream line", () => mapOllamaStreamPart(part, source)),
-    // The SDK ends its parts at the `done: true` one; a stream left before that is closed, not read to the end.
+    // The SDK ends its parts at the `done: true` one; a stream left before that is let go of, not
+    // read to the end: the SDK's reader of the body does not cancel it when its parts are returned.
     close: (finished) => {
-      signal.removeEventListener("abort", stop);
-      if (!finished) stream.abort();
+      if (callersClient) signal.removeEventListener("abort", stop);
+      if (finished) return;
+      stream.abort();
+      state.reader?.cancel().catch(() => undefined);
     },
-    mapError: (error) => mapOllamaCallError(connection, error, refusal),
+    mapError: (error) => mapOllamaCallError(connection, error, state),
   };
 }
 
@@ -92,18 +98,19 @@ function replySource(connection: OllamaConnection): { providerId: string; modelI
   return { providerId: "ollama", modelId: connection.modelId };
 }
 
-function mapOllamaCallError(connection: OllamaConnection, error: unknown, refusal: ErrorResponse): unknown {
+function mapOllamaCallError(connection: OllamaConnection, error: unknown, state: RequestState): unknown {
   // The error becomes the cause, and its message the ProviderError's: a server that echoes a credential must not pass it on.
   return mapOllamaError(redactSecrets(error, secretsNow(connection.secrets)), {
     modelId: connection.modelId,
     host: connection.host,
-    retryAfterMs: refusal.retryAfterMs,
+    retryAfterMs: state.retryAfterMs,
   });
 }
 
-/** What the request's error response said beside its message: how long it asked to wait. */
-interface ErrorResponse {
+/** What one request's fetch saw: how long its error response asked to wait, and the reader the SDK took of its stream's body. */
+interface RequestState {
   retryAfterMs?: number | undefined;
+  reader?: ReadableStreamDefaultReader<Uint8Array> | undefined;
 }
 
 /** A light client for one request (a caller's own client is used as it is). */
@@ -111,10 +118,10 @@ function clientFor(
   connection: OllamaConnection,
   signal: AbortSignal,
   stream: boolean,
-): { client: Ollama; refusal: ErrorResponse } {
-  const refusal: ErrorResponse = {};
+): { client: Ollama; state: RequestState } {
+  const state: RequestState = {};
   const { clients } = connection;
-  if ("client" in clients) return { client: clients.client, refusal };
+  if ("client" in clients) return { client: clients.client, state };
   const { OllamaClient, headers, headerOverrides, fetch: baseFetch } = clients;
   const send: typeof fetch = headerOverrides
     ? (url, init) => baseFetch(url, withHeaderOverrides(init, headerOverrides))
@@ -123,7 +130,8 @@ function clientFor(
     host: connection.host,
     ...(headers ? { headers } : {}),
     fetch: async (url, init) => {
-      const linked = !isAbortable(signal) ? init?.signal : init?.signal ? eitherSignal(init.signal, signal) : signal;
+      // The call's signal ends the request (the SDK's own, which only its abort() reaches, is not needed beside it).
+      const linked = isAbortable(signal) ? signal : init?.signal;
       // A call whose timeout outlasts Node's fetch (5 minutes) is not cut off by it.
       const dispatcher = longCallDispatcher(signal, baseFetch);
       const request = dispatcher
@@ -132,14 +140,14 @@ function clientFor(
           ? { ...init, signal: linked }
           : init;
       const response = await send(url, request);
-      if (!response.ok) return errorResponse(response, connection.secrets, refusal);
+      if (!response.ok) return errorResponse(response, connection.secrets, state);
       if (!stream) return response;
       // A web page where the stream belongs (a proxy's, a login page): refused, not read as an empty stream.
       await checkStreamBody(response, /ndjson/i);
-      return strictNDJSON(response);
+      return strictNDJSON(response, (reader) => (state.reader = reader));
     },
   });
-  return { client, refusal };
+  return { client, state };
 }
 
 /**
@@ -148,12 +156,8 @@ function clientFor(
  * its own, so the SDK raises its own error with it and logs nothing ("Getting text from response").
  * An error page of megabytes is not a message. The Retry-After goes into `refusal`.
  */
-async function errorResponse(
-  response: Response,
-  secrets: readonly string[],
-  refusal: ErrorResponse,
-): Promise<Response> {
-  refusal.retryAfterMs = parseRetryAfter(response.headers);
+async function errorResponse(response: Response, secrets: readonly string[], state: RequestState): Promise<Response> {
+  state.retryAfterMs = parseRetryAfter(response.headers);
   let message = `Error ${response.status}: ${response.statusText}`;
   try {
     if (response.headers.get("content-type")?.includes("application/json")) {
