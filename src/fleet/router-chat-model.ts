@@ -264,7 +264,7 @@ export class RouterChatModel implements ChatModelLike {
 
   #emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
     const emitter = this.#emitter;
-    if (!emitter?.listening[event]) return;
+    if (!emitter?.listens(event)) return;
     (emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
   }
 }

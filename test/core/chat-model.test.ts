@@ -302,7 +302,7 @@ describe("ChatModel", () => {
       expect(texts(counted)).toEqual(["e", "f"]);
       expect(texts(late)).toEqual(["b", "c", "d", "e", "f", "g"]);
       model.emitter.removeAllListeners();
-      expect(model.emitter.listensForTokens).toBe(false);
+      expect(model.emitter.listens("newToken")).toBe(false);
       await model.createStream({ messages: [user("hi")] }).final();
       expect(texts(late)).toHaveLength(6);
     });

@@ -262,13 +262,13 @@ function copyChunk(chunk: ChatModelChunk): ChatModelChunk {
 }
 
 function hit(settings: CacheLayerOptions, call: PreparedCall, key: string): void {
-  if (settings.emitter.listening.cacheHit)
+  if (settings.emitter.listens("cacheHit"))
     settings.emitter.emit("cacheHit", { input: call.input, callId: call.callId, key });
 }
 
 function warn(settings: CacheLayerOptions, call: PreparedCall, message: string): void {
   try {
-    if (settings.emitter.listening.warning)
+    if (settings.emitter.listens("warning"))
       settings.emitter.emit("warning", { input: call.input, callId: call.callId, code: "cache-error", message });
   } catch {
     // The emitter guards its listeners; nothing a warning does may fail the call.

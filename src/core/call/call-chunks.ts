@@ -186,7 +186,7 @@ export class StreamedAttempt {
       chunk = shown;
     }
     const { emitter } = this.#model;
-    if (emitter.listensForTokens) {
+    if (emitter.listens("newToken")) {
       const { input, callId } = this.#call!;
       emitter.emit("newToken", { input, callId, chunk, abort: this.#stop });
     }

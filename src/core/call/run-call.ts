@@ -131,7 +131,7 @@ async function send<T>(
       ...model.retry,
       onRetry: (attempt, error, delayMs) => {
         const { input, callId } = state.call;
-        if (model.emitter.listening.retry) model.emitter.emit("retry", { input, callId, attempt, error, delayMs });
+        if (model.emitter.listens("retry")) model.emitter.emit("retry", { input, callId, attempt, error, delayMs });
       },
     },
   );
@@ -148,7 +148,7 @@ async function send<T>(
 function projectedInput(model: CallDependencies, state: CallState, input: ProviderInput, learned: LearnedCapabilities) {
   const { changed } = projectInputSchemas(input, model.settings.schemaForm, learned.schemaKeywords);
   for (const [name, changes] of changed) {
-    if (!model.emitter.listening.warning || !firstAnnouncement(model.scope, `schema:${name}:${changes.join()}`))
+    if (!model.emitter.listens("warning") || !firstAnnouncement(model.scope, `schema:${name}:${changes.join()}`))
       continue;
     const message = `${model.settings.providerId} ${model.settings.modelId}: the schema of ${name.startsWith("response format") ? name : `tool '${name}'`} was sent in the form the provider accepts: ${changes.join("; ")}. Arguments are still validated against the original schema.`;
     model.emitter.emit("warning", {
@@ -181,7 +181,7 @@ function learnFrom(model: CallDependencies, state: CallState, error: unknown, se
     const { settings } = model;
     const message = learnedMessage(`${settings.providerId} ${settings.modelId}`, refusal, error, settings);
     const code = refusal.kind === "tool-choice" ? "learned-tool-choice" : "learned-capability";
-    if (model.emitter.listening.warning)
+    if (model.emitter.listens("warning"))
       model.emitter.emit("warning", { input: call.input, callId: call.callId, code, message });
   }
   state.call = model.prepare(call.input, call.callId);
@@ -217,7 +217,7 @@ function settle(
     if (!isOutputError(error)) throw error;
     attempts.push(attemptOf(raw, error.message));
     if (repairsDone >= model.maxRepairAttempts) throw error;
-    if (model.emitter.listening.repair)
+    if (model.emitter.listens("repair"))
       model.emitter.emit("repair", { input: call.input, callId: call.callId, attempt: attempts.length, error });
     return { guidance: repairGuidance(error, call.plan.allowedTools), error };
   }

@@ -50,23 +50,14 @@ const eventNames: readonly (keyof ChatModelEvents)[] = [
 export class ChatModelEmitter extends EventEmitter<ChatModelEvents> {
   /** Per event, each listener's guarded wrapper (one listener on two events reports each by its own name). */
   readonly #guarded = new Map<string | symbol, WeakMap<Listener, Listener>>();
-  /**
-   * Per event, whether a listener is on, kept up to date as listeners come and go (a new object
-   * each time, of one shape). A call reads it before it builds an event's payload: asking
-   * eventemitter3 (`listenerCount`, a lookup by event name) cost a call about 1.5k instructions per
-   * event, a third of what keelson's lifecycle events cost.
-   */
-  readonly listening: Listening = countListeners(this);
-  /**
-   * `listening.newToken`, one read nearer: a stream asks before every chunk (counting each time
-   * cost an Ollama stream of ~210 chunks 36k instructions). Set with `listening`, never apart.
-   */
-  readonly listensForTokens: boolean = this.listening.newToken;
+  /** Whether a listener is on `event`: a call asks before it builds an event's payload. */
+  listens(event: keyof ChatModelEvents): boolean {
+    return this.listenerCount(event) > 0;
+  }
 
-  #recount(): void {
-    const listening = countListeners(this);
-    (this as { listening: Listening }).listening = listening;
-    (this as { listensForTokens: boolean }).listensForTokens = listening.newToken;
+  /** Per event, whether a listener is on it now. */
+  get listening(): Listening {
+    return countListeners(this);
   }
 
   #guard(event: string | symbol, listener: Listener): Listener {
@@ -95,7 +86,6 @@ export class ChatModelEmitter extends EventEmitter<ChatModelEvents> {
 
   override on<T extends EventName>(event: T, listener: EventListener<T>, context?: unknown): this {
     super.on(event, this.#guard(event, listener as Listener) as EventListener<T>, context);
-    this.#recount();
     return this;
   }
 
@@ -105,14 +95,12 @@ export class ChatModelEmitter extends EventEmitter<ChatModelEvents> {
 
   override once<T extends EventName>(event: T, listener: EventListener<T>, context?: unknown): this {
     super.once(event, this.#guard(event, listener as Listener) as EventListener<T>, context);
-    this.#recount();
     return this;
   }
 
   override off<T extends EventName>(event: T, listener?: EventListener<T>, context?: unknown, once?: boolean): this {
     const guarded = listener && (this.#guarded.get(event)?.get(listener as Listener) ?? listener);
     super.off(event, guarded as EventListener<T> | undefined, context, once);
-    this.#recount();
     return this;
   }
 
@@ -123,12 +111,6 @@ export class ChatModelEmitter extends EventEmitter<ChatModelEvents> {
     once?: boolean,
   ): this {
     return this.off(event, listener, context, once);
-  }
-
-  override removeAllListeners(event?: EventName): this {
-    super.removeAllListeners(event);
-    this.#recount();
-    return this;
   }
 }
 
@@ -149,9 +131,7 @@ function reportListenerError(event: string | symbol, error: unknown): void {
 }
 
 /** What a call reads of a model's events: the emitter once someone made it, `noListeners` until then. */
-export type EventSink = Pick<ChatModelEmitter, "listening" | "listensForTokens" | "emit">;
-
-const nobody = Object.fromEntries(eventNames.map((event) => [event, false])) as Listening;
+export type EventSink = Pick<ChatModelEmitter, "listens" | "emit">;
 
 /** The events of a model whose emitter nobody has asked for: no listener on any. */
-export const noListeners: EventSink = { listening: nobody, listensForTokens: false, emit: () => false };
+export const noListeners: EventSink = { listens: () => false, emit: () => false };

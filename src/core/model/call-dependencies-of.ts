@@ -44,7 +44,7 @@ export function callDependenciesOf(
             { providerId: settings.providerId, modelId: settings.modelId, endpoint: where.endpoint },
             (message, { callInput, callId }) => {
               const sink = sinkOf(events);
-              if (sink.listening.warning)
+              if (sink.listens("warning"))
                 sink.emit("warning", { input: callInput, callId, code: "rate-limit-store", message });
             },
           ),
@@ -57,7 +57,7 @@ export function callDependenciesOf(
   const warnClamped = (context: RunContext, message: string) => {
     const sink = sinkOf(events);
     const { call } = context;
-    if (call && sink.listening.warning)
+    if (call && sink.listens("warning"))
       sink.emit("warning", { input: call.input, callId: call.callId, code: "max-tokens-clamped", message });
   };
   // A middleware array assigned to the model later is composed anew on the next request.
@@ -91,16 +91,16 @@ export function callDependenciesOf(
       for (const name of dropUnsupportedParameters(call.parameters, settings)) {
         // One warning per process, provider, endpoint, model and parameter (a refusal learned announced it already),
         // spent only on a model that listens: a later listener still hears of a parameter dropped unheard.
-        if (!sink.listening.warning || !firstAnnouncement(scope, `parameter:${name}`)) continue;
+        if (!sink.listens("warning") || !firstAnnouncement(scope, `parameter:${name}`)) continue;
         const message = droppedParameterMessage(settings, name);
         sink.emit("warning", { input, callId, code: "unsupported-parameter", message });
       }
       // Read only by a listener on a model whose provider takes text alone in a tool result.
-      if (!settings.toolResultMedia && sink.listening.warning && hasMediaResult(input.messages)) {
+      if (!settings.toolResultMedia && sink.listens("warning") && hasMediaResult(input.messages)) {
         const message = `${settings.providerId} takes only text in a tool result: the images and files of this call's tool results were sent in a user message after each tool message.`;
         sink.emit("warning", { input, callId, code: "tool-result-media", message });
       }
-      if (call.plan.rung !== "native" && call.plan.reason && sink.listening.fallback) {
+      if (call.plan.rung !== "native" && call.plan.reason && sink.listens("fallback")) {
         const note = fallbackNote(call.plan.rung);
         const reason = note ? `${call.plan.reason}. ${note}` : call.plan.reason;
         sink.emit("fallback", { input, callId, rung: call.plan.rung, reason });

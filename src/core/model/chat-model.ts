@@ -267,7 +267,7 @@ export abstract class ChatModel extends ChatModelSettings implements ChatModelLi
   /** Emits an event when it has a listener (the emitter is asked first; the caller has built the payload). */
   protected emit<E extends keyof ChatModelEvents>(event: E, payload: Parameters<ChatModelEvents[E]>[0]): void {
     const emitter = this.events.emitter;
-    if (!emitter?.listening[event]) return;
+    if (!emitter?.listens(event)) return;
     (emitter.emit as (event: E, payload: unknown) => boolean)(event, payload);
   }
 }

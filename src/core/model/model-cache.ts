@@ -50,7 +50,7 @@ export class ModelCache {
     };
     const onToken = (chunk: ChatModelChunk) => {
       const emitter = this.events.emitter;
-      if (emitter?.listensForTokens && isDelta(chunk))
+      if (emitter?.listens("newToken") && isDelta(chunk))
         emitter.emit("newToken", { input: call.input, callId: call.callId, chunk, abort: stop });
     };
     const layer = (this.layer ??= new CacheLayer());
