@@ -14,9 +14,10 @@ const utf8 = new TextDecoder();
  * whose every way of being read counts (a reader's `read()`, `for await`, `values()`, `pipeTo()`,
  * `pipeThrough()`, `tee()`). Building a second Response and ReadableStream per request, as this did
  * before, cost 185k instructions per Ollama call (675k → 490k; the raw SDK's 350k) and 165k per
- * OpenAI call (1205k → 1040k; raw 905k); a second ReadableStream for `body`, 96k per Anthropic call
- * (whose SDK holds the body before it calls `json()`) and 93k per Ollama stream (1.08 MB → 0.99 MB
- * of 2.06 MB... see docs/performance.md): `npm run bench:instructions`, on chunked bodies.
+ * OpenAI call (1205k → 1040k; raw 905k); a second ReadableStream for `body`, 149k per Anthropic
+ * call on the real path (2262k → 2113k: its SDK holds the body before it calls `json()`), 198k per
+ * OpenAI stream (8179k → 7981k) and 63k per Ollama stream (3444k → 3381k). `npm run
+ * bench:instructions`, on chunked bodies (docs/performance.md).
  */
 export function capResponseBody(response: Response, limit: number): Response {
   const { bodyOf } = platform();
