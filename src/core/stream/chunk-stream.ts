@@ -16,9 +16,12 @@ export interface OpenedParts<T> {
 /**
  * An iterator a reader above can map without a promise step of its own: `nextThen(took, threw)`
  * is `next().then(took, threw)`, the handlers run in the step that read the chunk. chunkStream's
- * iterators have it, and the call's chunks (callChunks), so a chunk meets one `then` from the
- * provider's stream to the caller's `for await`: a `then` per level cost an Ollama stream 5 % of its
- * instructions (4286k → 4065k; Anthropic 5694k → 5480k, npm run bench:instructions).
+ * iterators have it, the pre-flight guard's, and the call's chunks (callChunks), so a chunk meets
+ * one `then` from the provider's stream to the caller's `for await`. A `then` per level costs an
+ * Ollama stream 6.2 % of its instructions (1886k → 2003k, npm run bench:instructions) and an
+ * Anthropic stream 6 % on the real path (4871k → 5163k, BENCH_REAL_PATH=1), measured on ab56849 by
+ * making readThen ignore nextThen. It spans the four levels it joins, not one file: the exception
+ * to the rule that an optimisation lives in one file (docs/performance.md says why it stays).
  */
 export interface ChainedReads<T, R> extends AsyncIterator<T, R, undefined> {
   nextThen<U>(
