@@ -101,31 +101,26 @@ class CappedBody {
   }
 }
 
-/** The whole body, once, capped (what a reader of the body already counted counts). */
+/** The whole body, once, capped (a body a reader of `body` took from is disturbed: refused, as fetch does). */
 async function readBody(response: Capped): Promise<Uint8Array> {
   const state = response[cap];
   const { bodyOf, bodyUsedOf } = platform();
   if (state.read || bodyUsedOf.call(response))
     throw new TypeError("Body is unusable: the response body was already read");
   state.read = true;
-  const body = bodyOf.call(response)!;
-  const count = (body as Partial<CountedBody>)[counter];
-  return readAll(ReadableStream.prototype.getReader.call(body) as DefaultReader, state.limit, count?.bytesRead ?? 0);
+  // The platform's own reader: the body's counted one (when `body` was handed out) would count twice.
+  return readAll(ReadableStream.prototype.getReader.call(bodyOf.call(response)!) as DefaultReader, state.limit);
 }
 
 /** Every byte `reader` reads, or a `ResponseTooLargeError` (the rest cancelled) once more than `limit` came. */
-async function readAll(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  limit: number,
-  bytesBefore: number,
-): Promise<Uint8Array> {
+async function readAll(reader: DefaultReader, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let bytesRead = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     bytesRead += value.byteLength;
-    if (bytesBefore + bytesRead > limit) throw tooLarge(reader, limit, bytesBefore + bytesRead);
+    if (bytesRead > limit) throw tooLarge(reader, limit, bytesRead);
     chunks.push(value);
   }
   reader.releaseLock();
