@@ -1,6 +1,8 @@
 // One process of a fleet: a router over two OpenAI members (paths /a and /b of one server) whose
 // health is kept in the shared Redis, driven line by line on stdin.
-//   go    makes one call and prints {"model"} (the member that answered) or {"error"}
+//   go    makes one call and prints {"model"} (the member that answered) or {"error"}, once what the
+//         call wrote to the store is there (the router writes a call's end without waiting: a PING
+//         after it on the same connection is answered after it)
 //   bg    starts one call and prints "started"; its {"model"} line comes when it ends
 //   quit  disconnects and exits
 import { createInterface } from "node:readline";
@@ -18,14 +20,24 @@ await new OpenAIChatModel("warm", { ...options, baseURL: `${baseURL}/warm/v1` })
   messages: [{ role: "user", content: "warm up" }],
 });
 const member = (name: string) => new OpenAIChatModel(`gpt-${name}`, { ...options, baseURL: `${baseURL}/${name}/v1` });
-const model = createRouter([member("a"), member("b")], { strategy, cooldownMs: 60_000, store, name: group });
+// A store slower than the default 250 ms on a loaded machine would make this process route on its own health.
+const model = createRouter([member("a"), member("b")], {
+  strategy,
+  cooldownMs: 60_000,
+  store,
+  name: group,
+  storeTimeoutMs: 10_000,
+});
 model.emitter.on("warning", (warning) => process.stderr.write(`${warning.message}\n`));
 const ask = { messages: [{ role: "user" as const, content: "Hello?" }] };
-const call = () =>
-  model.create(ask).then(
+const call = async () => {
+  const result = await model.create(ask).then(
     (output) => JSON.stringify({ model: output.meta.model.modelId }),
     (error: Error) => JSON.stringify({ error: error.message }),
   );
+  await store.ping();
+  return result;
+};
 process.stdout.write("ready\n");
 
 for await (const line of createInterface({ input: process.stdin })) {
