@@ -1,4 +1,5 @@
 import { nextCallId } from "../core/model/chat-model.js";
+import { createStructure } from "../core/model/create-structure.js";
 import { ChatModelEmitter } from "../core/emitter/chat-model-emitter.js";
 import { isChatModelLike, type ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelEvents } from "../core/events.js";
@@ -89,15 +90,10 @@ export class RouterChatModel implements ChatModelLike {
     );
   }
 
-  async createStructure<S extends SchemaInput>(
+  createStructure<S extends SchemaInput>(
     input: StructureInput<S>,
   ): Promise<{ object: InferSchemaOutput<S>; output: ChatModelOutput }> {
-    const { schema, name, ...rest } = input;
-    const output = await this.create({
-      ...rest,
-      responseFormat: { type: "json-schema", schema, ...(name === undefined ? {} : { name }) },
-    });
-    return { object: output.object as InferSchemaOutput<S>, output };
+    return createStructure(this, input);
   }
 
   async #createThroughMembers(input: ChatModelInput): Promise<ChatModelOutput> {

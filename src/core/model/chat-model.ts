@@ -1,4 +1,5 @@
 import { countTokens, type TokenCount } from "./count-tokens.js";
+import { createStructure } from "./create-structure.js";
 import { callTimeout } from "../budgets/call-timeout.js";
 import { callError, callSignal, throwIfAborted, type CallSignal } from "../../internal/abort.js";
 import { callChunks, runCall, type CallDependencies } from "../call/index.js";
@@ -144,15 +145,10 @@ export abstract class ChatModel extends ChatModelSettings implements ChatModelLi
   }
 
   /** A structured object matching `schema`, parsed and validated (re-asked on a mismatch). */
-  async createStructure<S extends SchemaInput>(
+  createStructure<S extends SchemaInput>(
     input: StructureInput<S>,
   ): Promise<{ object: InferSchemaOutput<S>; output: ChatModelOutput }> {
-    const { schema, name, ...rest } = input;
-    const output = await this.create({
-      ...rest,
-      responseFormat: { type: "json-schema", schema, ...(name === undefined ? {} : { name }) },
-    });
-    return { object: output.object as InferSchemaOutput<S>, output };
+    return createStructure(this, input);
   }
 
   /**
