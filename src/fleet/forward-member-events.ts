@@ -1,5 +1,5 @@
 import type { ChatModelLike } from "../core/model/chat-model-like.js";
-import type { Listening } from "../core/emitter/chat-model-emitter.js";
+import type { EventSink } from "../core/emitter/chat-model-emitter.js";
 import type { ChatModelEvents } from "../core/events.js";
 import type { ChatModelInput } from "../core/input.js";
 
@@ -13,7 +13,7 @@ const stopNothing = () => {};
 /**
  * Passes on the events of one member call — the call made with `memberInput`, a copy of the
  * caller's input that no other call shares — as events of the router's call (the caller's input and
- * callId). Only the events the router has listeners for when the member's call starts are listened
+ * callId). Only the events the router's emitter (`router`, none until someone asked for it) has listeners for when the member's call starts are listened
  * to on the member: a member nobody listens to through the router emits nothing (a stream builds
  * no `newToken` payload per chunk). Returns what stops it.
  */
@@ -21,11 +21,11 @@ export function forwardMemberEvents(
   member: ChatModelLike,
   memberInput: ChatModelInput,
   call: { input: ChatModelInput; callId: number },
-  listening: Listening | undefined,
+  router: Pick<EventSink, "listens"> | undefined,
   emit: Emit,
 ): () => void {
-  if (listening === undefined) return stopNothing;
-  const events = forwarded.filter((event) => listening[event]);
+  if (router === undefined) return stopNothing;
+  const events = forwarded.filter((event) => router.listens(event));
   if (events.length === 0) return stopNothing;
   const emitter = member.emitter;
   const listeners = events.map((event) => {

@@ -227,7 +227,7 @@ export class RouterChatModel implements ChatModelLike {
       model,
       memberInput,
       { input, callId },
-      this.#emitter?.listening,
+      this.#emitter,
       this.#emit.bind(this) as Emit,
     );
     const end = this.#health.start(index, warnStore);
