@@ -13,9 +13,10 @@ const stopNothing = () => {};
 /**
  * Passes on the events of one member call — the call made with `memberInput`, a copy of the
  * caller's input that no other call shares — as events of the router's call (the caller's input and
- * callId). Only the events the router's emitter (`router`, none until someone asked for it) has listeners for when the member's call starts are listened
- * to on the member: a member nobody listens to through the router emits nothing (a stream builds
- * no `newToken` payload per chunk). Returns what stops it.
+ * callId). Only the events the router's emitter (`router`, none until someone asked for it) has
+ * listeners for when the member's call starts are listened to on the member: a member nobody
+ * listens to through the router emits nothing (a stream builds no `newToken` payload per chunk).
+ * Returns what stops it.
  */
 export function forwardMemberEvents(
   member: ChatModelLike,
