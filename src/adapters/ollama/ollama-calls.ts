@@ -87,8 +87,8 @@ export async function openOllamaStream(
     close: (finished) => {
       if (callersClient) signal.removeEventListener("abort", stop);
       if (finished) return;
-      stream.abort();
-      state.reader?.cancel().catch(() => undefined);
+      if (callersClient) stream.abort();
+      else state.reader?.cancel().catch(() => undefined);
     },
     mapError: (error) => mapOllamaCallError(connection, error, state),
   };
