@@ -1,4 +1,7 @@
-import type { Message, ToolCall } from "../core/messages.js";
+import { messageText, messageToolCalls, type AssistantMessage, type Message, type ToolCall } from "../core/messages.js";
+import type { ChatModelLike } from "../core/model/chat-model-like.js";
+import type { ChatModelOutput } from "../core/output.js";
+import { emptyUsage } from "../core/usage.js";
 
 /** A person's decisions on waiting calls, by tool call id: `true` runs it, `false` or a reason refuses it. */
 export type Approvals = Record<string, boolean | string>;
@@ -64,4 +67,31 @@ export function checkApprovals(approvals: unknown, held: HeldTurn | undefined): 
     }
   }
   return approvals as Approvals;
+}
+
+/** The assistant message of a transcript's turn `turn` (counted over its assistant messages). */
+export function findTurn(messages: readonly Message[], turn: number): AssistantMessage {
+  let seen = 0;
+  for (const message of messages) if (message.role === "assistant" && seen++ === turn) return message;
+  throw new Error(`no assistant turn ${turn}`);
+}
+
+/** The output of a held turn, for a resumed run that waits again before any model call: its message, no usage. */
+export function heldOutput(message: AssistantMessage, model: ChatModelLike): ChatModelOutput {
+  return {
+    message,
+    text: messageText(message),
+    toolCalls: messageToolCalls(message),
+    reasoning: "",
+    finishReason: "tool-calls",
+    usage: emptyUsage(),
+    raw: undefined,
+    meta: {
+      toolChoice: "native",
+      repairs: [],
+      attempts: [],
+      cacheHit: false,
+      model: { providerId: model.providerId, modelId: model.modelId },
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { toolFrom, type Tool } from "../core/tool.js";
-import type { RunToolsOptions } from "./run-tools-options.js";
+import type { RunCallOptions, RunToolsOptions } from "./run-tools-options.js";
 
 /** A run's settings, checked and with their defaults. */
 export interface RunSettings {
@@ -55,4 +55,21 @@ export function readRunOptions(options: RunToolsOptions): RunSettings {
     }
   }
   return { tools: byName, maxSteps, concurrency, toolErrors };
+}
+
+const callOptionNames: readonly (keyof RunCallOptions)[] = [
+  "parameters",
+  "maxRetries",
+  "timeout",
+  "cache",
+  "providerOptions",
+  "parallelToolCalls",
+  "fallbackTool",
+];
+
+/** The model call options a run passes to every step, the ones given only. */
+export function pickCallOptions(options: RunCallOptions): RunCallOptions {
+  const picked: Record<string, unknown> = {};
+  for (const name of callOptionNames) if (options[name] !== undefined) picked[name] = options[name];
+  return picked as RunCallOptions;
 }

@@ -1,23 +1,23 @@
 import { ChatModelError, describeModel } from "../core/errors/chat-model-error.js";
 import type { ChatModelInput } from "../core/input.js";
-import { messageText, messageToolCalls, type AssistantMessage, type Message, type ToolCall } from "../core/messages.js";
+import type { Message, ToolCall } from "../core/messages.js";
 import type { ChatModelLike } from "../core/model/chat-model-like.js";
 import type { ChatModelOutput } from "../core/output.js";
 import type { AnyTool, Tool } from "../core/tool.js";
-import { emptyUsage } from "../core/usage.js";
 import { abortError } from "../internal/abort.js";
 import { generateToolCallId } from "../internal/generate-id.js";
-import { checkApprovals, heldTurn, type PendingApproval } from "./approvals.js";
-import { describeError, executeStep, ToolFailure, type StepExecution, type StepOutcome } from "./execute-step.js";
+import { checkApprovals, findTurn, heldOutput, heldTurn, type PendingApproval } from "./approvals.js";
+import { describeError, type StepExecution } from "./execute-step.js";
 import { applyStepSettings, type PreparedStep } from "./prepare-step.js";
 import { planExecute, type Plan, type PlanRun } from "./plan-execute.js";
 import { guardedListener } from "./run-event.js";
-import { readRunOptions } from "./read-run-options.js";
+import { pickCallOptions, readRunOptions } from "./read-run-options.js";
 import { budgetExceeded, checkRunBudget } from "./run-budget.js";
 import { RunError, type RunErrorReason } from "./run-error.js";
 import type { RunPart } from "./run-part.js";
 import type { RunStep, ToolResult } from "./run-step.js";
-import type { RunCallOptions, RunResult, RunToolsOptions } from "./run-tools-options.js";
+import { runStepCalls, type StepCalls } from "./run-step-calls.js";
+import type { RunResult, RunToolsOptions } from "./run-tools-options.js";
 import { sumUsage } from "../core/usage.js";
 
 /** What a run has completed so far, and how to stop it: for a stream closed early. */
@@ -100,67 +100,23 @@ export async function* runLoop(
       usage: sumUsage(steps.map((each) => each.usage)),
     };
   };
-  /** A step's calls run (or held), their results yielded as they settle when streamed. */
-  async function* runCalls(
-    calls: readonly ToolCall[],
-    stepIndex: number,
-    turn: number,
-    indexes: readonly number[],
-    messages: readonly Message[],
-  ): AsyncGenerator<RunPart, StepOutcome, undefined> {
-    const settled: ToolResult[] = [];
-    let wake: (() => void) | undefined;
-    const execution: StepExecution = {
-      tools: settings.tools,
-      authorize: authorize as StepExecution["authorize"],
-      toolErrors: settings.toolErrors,
-      concurrency: settings.concurrency,
-      signal,
-      aborted,
-      stepIndex,
-      messages,
-      approvals,
-      executionIds: indexes.map((index) => `${runId}:step-${turn}:call-${index}`),
-      emit: emit as StepExecution["emit"],
-      onResult: streamed
-        ? (result) => {
-            settled.push(result);
-            wake?.();
-          }
-        : undefined,
-    };
-    const outcome = executeStep(calls, execution);
-    try {
-      if (streamed) {
-        let done = false;
-        const finish = () => {
-          done = true;
-          wake?.();
-        };
-        outcome.then(finish, finish);
-        for (;;) {
-          for (let result = settled.shift(); result; result = settled.shift())
-            yield { type: "tool-result", stepIndex, toolResult: result };
-          if (done) break;
-          await new Promise<void>((resolve) => (wake = resolve));
-        }
-      }
-      return await outcome;
-    } catch (error) {
-      if (error instanceof ToolFailure) {
-        const output = error.cause instanceof Error && error.cause.name === "ToolOutputMismatch";
-        throw runError(
-          output ? "tool-output" : "tool-error",
-          output
-            ? `At step ${stepIndex + 1} (toolErrors: "throw"), ${describeError(error.cause)}`
-            : `The tool '${error.toolCall.name}' threw at step ${stepIndex + 1} (toolErrors: "throw"): ${describeError(error.cause)}`,
-          error.cause,
-          error.toolCall,
-        );
-      }
-      throw abortedAt(stepIndex);
-    }
-  }
+  const stepCalls: StepCalls = {
+    tools: settings.tools,
+    authorize: authorize as StepExecution["authorize"],
+    toolErrors: settings.toolErrors,
+    concurrency: settings.concurrency,
+    signal,
+    aborted,
+    approvals,
+    emit: emit as StepExecution["emit"],
+    runId,
+    streamed,
+    runError,
+    abortedAt,
+  };
+  /** This run's runStepCalls (planExecute borrows it too). */
+  const runCalls: PlanRun["runCalls"] = (calls, stepIndex, turn, indexes, messages) =>
+    runStepCalls(stepCalls, calls, stepIndex, turn, indexes, messages);
 
   /** One model call of the run, streamed when the run is: its step-start, its chunks, its output. */
   async function* callModel(
@@ -307,48 +263,4 @@ export async function* runLoop(
     // A run that ends without its answer stops what it started (a sibling of a failed tool, a stream left early).
     if (!ended && !signal.aborted) controller.abort(new DOMException("The run ended", "AbortError"));
   }
-}
-
-const callOptionNames: readonly (keyof RunCallOptions)[] = [
-  "parameters",
-  "maxRetries",
-  "timeout",
-  "cache",
-  "providerOptions",
-  "parallelToolCalls",
-  "fallbackTool",
-];
-
-/** The assistant message of a transcript's turn `turn` (counted over its assistant messages). */
-function findTurn(messages: readonly Message[], turn: number): AssistantMessage {
-  let seen = 0;
-  for (const message of messages) if (message.role === "assistant" && seen++ === turn) return message;
-  throw new Error(`no assistant turn ${turn}`);
-}
-
-/** The output of a held turn, for a resumed run that waits again before any model call: its message, no usage. */
-function heldOutput(message: AssistantMessage, model: ChatModelLike): ChatModelOutput {
-  return {
-    message,
-    text: messageText(message),
-    toolCalls: messageToolCalls(message),
-    reasoning: "",
-    finishReason: "tool-calls",
-    usage: emptyUsage(),
-    raw: undefined,
-    meta: {
-      toolChoice: "native",
-      repairs: [],
-      attempts: [],
-      cacheHit: false,
-      model: { providerId: model.providerId, modelId: model.modelId },
-    },
-  };
-}
-
-/** The model call options a run passes to every step, the ones given only. */
-function pickCallOptions(options: RunCallOptions): RunCallOptions {
-  const picked: Record<string, unknown> = {};
-  for (const name of callOptionNames) if (options[name] !== undefined) picked[name] = options[name];
-  return picked as RunCallOptions;
 }

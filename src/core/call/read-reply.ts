@@ -12,14 +12,11 @@ import { normalizeUsage, sumUsage } from "../usage.js";
 import { checkToolChoice } from "./check-tool-choice.js";
 import { recordSchemaInput, schemaInputOf } from "../schema/kept-schema-inputs.js";
 import type { OutputRules, PreparedCall } from "./prepared-call.js";
+import { readUnionReply, recoverFromText, shouldRecover, textCallHint } from "./read-text-tool-calls.js";
 import {
   completedAtCutOff,
   cutOffAdvice,
   finalizeToolCall,
-  readUnionReply,
-  recoverFromText,
-  shouldRecover,
-  textCallHint,
   toolCallError,
   uniqueToolCallIds,
 } from "./read-tool-calls.js";

@@ -19,7 +19,7 @@ import { providerInput } from "./prepare-call.js";
 import type { PreparedCall } from "./prepared-call.js";
 import { attemptOf, completeOutput, finalizeOutput, partialOutput } from "./read-reply.js";
 import { repairGuidance } from "./repair-guidance.js";
-import { readFromText, textCallHoldBack } from "./read-tool-calls.js";
+import { readFromText, textCallHoldBack } from "./read-text-tool-calls.js";
 import { priced } from "../profiles/model-pricing.js";
 
 /** A call's attempts so far: the call (prepared again once it learned from a refusal) and its requests. */
