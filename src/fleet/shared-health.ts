@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { withTimeout } from "../internal/with-timeout.js";
 import {
   type CallOutcome,
   type HealthBook,
@@ -170,21 +171,4 @@ function parseRows(rows: unknown, size: number): MemberHealth[] | undefined {
     });
   }
   return health;
-}
-
-/** `promise`, or a rejection once `ms` have passed (a store that hangs never holds a call). */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }

@@ -7,6 +7,7 @@ import { anthropicSSE } from "../support/anthropic-wire.js";
 import { useLoopbackServer } from "../support/loopback-server.js";
 import { responsesSSE } from "../support/openai-responses-wire.js";
 import { settleCall } from "../support/run-modes.js";
+import { pathsOf, replaced } from "../support/value-paths.js";
 
 /**
  * Every reader is total over any JSON shape. For each event of a valid Anthropic and Responses
@@ -22,22 +23,6 @@ const lookup = {
 };
 const input: ChatModelInput = { messages: [{ role: "user", content: "look it up" }], tools: [lookup] };
 const wrongValues: unknown[] = [undefined, null, 7, "x", [], {}, true];
-
-type Path = (string | number)[];
-function pathsOf(value: unknown, prefix: Path = []): Path[] {
-  if (value === null || typeof value !== "object") return [];
-  const entries = Array.isArray(value) ? value.map((item, index) => [index, item] as const) : Object.entries(value);
-  return entries.flatMap(([key, child]) => [[...prefix, key], ...pathsOf(child, [...prefix, key])]);
-}
-function replaced(value: unknown, path: Path, replacement: unknown): unknown {
-  const copy = structuredClone(value) as Record<string | number, unknown>;
-  let parent = copy;
-  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-  const last = path.at(-1)!;
-  if (replacement === undefined && !Array.isArray(parent)) delete parent[last];
-  else parent[last] = replacement;
-  return copy;
-}
 
 /** Each event with one field (never its `type`) changed, each way: the event's index, the path, the value. */
 function* eventMutations(events: readonly Record<string, unknown>[]) {

@@ -9,6 +9,7 @@ import { replyOf, useBedrockLoopback } from "../support/bedrock-loopback.js";
 import { sendEventStream, sendJSON } from "../support/loopback-http2-server.js";
 import { useLoopbackServer } from "../support/loopback-server.js";
 import { callModes, type CallMode } from "../support/run-modes.js";
+import { pathsOf, replaced } from "../support/value-paths.js";
 
 /**
  * Provider JSON of the wrong shape, generated: a valid reply (text, reasoning, a tool call, usage)
@@ -25,26 +26,6 @@ const weather: ToolDefinition = {
 };
 const input: ChatModelInput = { messages: [{ role: "user", content: "Weather in Paris?" }], tools: [weather] };
 const quiet = { retry: { maxRetries: 0 }, maxRepairAttempts: 0 } as const;
-
-type Path = (string | number)[];
-
-/** Every path to a value inside `value` (the root excluded). */
-function pathsOf(value: unknown, prefix: Path = []): Path[] {
-  if (value === null || typeof value !== "object") return [];
-  const entries = Array.isArray(value) ? value.map((item, index) => [index, item] as const) : Object.entries(value);
-  return entries.flatMap(([key, child]) => [[...prefix, key], ...pathsOf(child, [...prefix, key])]);
-}
-
-/** A copy of `value` with the value at `path` replaced (or removed, for `undefined`). */
-function replaced(value: unknown, path: Path, replacement: unknown): unknown {
-  const copy = structuredClone(value) as Record<string | number, unknown>;
-  let parent = copy;
-  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-  const last = path.at(-1)!;
-  if (replacement === undefined && !Array.isArray(parent)) delete parent[last];
-  else parent[last] = replacement;
-  return copy;
-}
 
 const replacement = fc.oneof(
   fc.constantFrom(null, undefined, "x", "", 0, -1, 1.5, true, [], {}, [null], ["x"], { x: 1 }, "{", 1e308),

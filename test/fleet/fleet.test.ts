@@ -1,74 +1,29 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoopbackServer, RecordedRequest } from "../support/loopback-server.js";
 import { startLoopbackServer } from "../support/loopback-server.js";
+import { startLineWorker, type LineWorker } from "../support/line-worker.js";
 import { openAITextReply, readOwnOpenAIFixture } from "../support/openai-wire.js";
 import { missingRedisMessage, redisForTests, type RedisForTests } from "../support/redis-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const redis = await redisForTests();
 
-/** One worker process: sends its commands line by line and reads its answers, each within a bound. */
-interface Worker {
-  send(line: string): void;
-  next(): Promise<string>;
-  stop(): Promise<void>;
-}
-
+/** One worker process of the fleet, sharing the limit in Redis. */
 function startWorker(
   redisUrl: string,
   baseURL: string,
   modelId: string,
   requestsPerMinute: number,
   timeoutMs: number,
-): Worker {
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      join(here, "__fixtures__/fleet-worker.ts"),
-      redisUrl,
-      baseURL,
-      modelId,
-      String(requestsPerMinute),
-      String(timeoutMs),
-    ],
-    { cwd: join(here, "../.."), stdio: "pipe" },
+): LineWorker {
+  return startLineWorker(
+    join(here, "__fixtures__/fleet-worker.ts"),
+    [redisUrl, baseURL, modelId, String(requestsPerMinute), String(timeoutMs)],
+    join(here, "../.."),
   );
-  let stderr = "";
-  child.stderr.on("data", (data: Buffer) => (stderr += data.toString()));
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  return {
-    send: (line) => child.stdin.write(`${line}\n`),
-    next: async () => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`worker gave no answer within 20 s: ${stderr}`)), 20_000);
-      });
-      try {
-        const { value, done } = await Promise.race([lines.next(), timeout]);
-        if (done) throw new Error(`worker exited: ${stderr}`);
-        return value;
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const kill = setTimeout(() => child.kill("SIGKILL"), 5_000);
-        child.once("exit", () => {
-          clearTimeout(kill);
-          resolve();
-        });
-        child.stdin.end("quit\n");
-      }),
-  };
 }
 
 const results = (line: string) =>
@@ -81,7 +36,7 @@ describe.skipIf(!redis)("a fleet sharing one rate limit through Redis", () => {
   /** When each rate-limited request reached the provider (the workers' warm-ups left out). */
   let arrivals: { at: number; url: string }[] = [];
   let answer: (request: RecordedRequest) => { status: number; headers: Record<string, string>; body: string };
-  const workers: Worker[] = [];
+  const workers: LineWorker[] = [];
 
   beforeAll(async () => {
     server = redis!;
@@ -103,13 +58,13 @@ describe.skipIf(!redis)("a fleet sharing one rate limit through Redis", () => {
   });
 
   /** Two workers on one model (a fresh id: no key left by an earlier run), both ready. */
-  async function twoWorkers(requestsPerMinute: number, timeoutMs: number): Promise<[Worker, Worker]> {
+  async function twoWorkers(requestsPerMinute: number, timeoutMs: number): Promise<[LineWorker, LineWorker]> {
     arrivals = [];
     const modelId = `gpt-fleet-${randomUUID()}`;
     const pair = [0, 1].map(() => startWorker(server.url, `${provider.url}/v1`, modelId, requestsPerMinute, timeoutMs));
     workers.push(...pair);
     expect(await Promise.all(pair.map((worker) => worker.next()))).toEqual(["ready", "ready"]);
-    return pair as [Worker, Worker];
+    return pair as [LineWorker, LineWorker];
   }
 
   it("should let the provider see no more requests than the one budget allows, whichever process sends them", async () => {

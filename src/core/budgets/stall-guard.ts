@@ -1,4 +1,5 @@
 import { eitherSignal } from "../../internal/abort.js";
+import { withTimeout } from "../../internal/with-timeout.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { ProviderInput, RunContext } from "../input.js";
 import type { ProviderOutput } from "../output.js";
@@ -39,7 +40,7 @@ export function stallGuarded(
       if (!bounded(firstChunkMs)) return requests.request(input, context);
       const stop = new AbortController();
       const sent = requests.request(input, { ...context, signal: eitherSignal(context.signal, stop.signal) });
-      return within(sent, firstChunkMs, () => {
+      return withTimeout(sent, firstChunkMs, () => {
         stop.abort();
         return stalled(model, `sent no reply within timeout.firstChunkMs (${firstChunkMs} ms)`, true);
       });
@@ -105,7 +106,8 @@ class GuardedChunks implements AsyncIterator<ChatModelChunk, undefined> {
   async #read(): Promise<IteratorResult<ChatModelChunk, undefined>> {
     const deadline = this.#deadline;
     const next = this.#inner.next();
-    const result = deadline === undefined ? await next : await within(next, deadline - performance.now(), this.#stall);
+    const result =
+      deadline === undefined ? await next : await withTimeout(next, deadline - performance.now(), this.#stall);
     if (!result.done && visible(result.value)) {
       this.#shown = true;
       const { chunkMs } = this.#timeout;
@@ -142,29 +144,6 @@ function visible(chunk: ChatModelChunk): boolean {
 
 function bounded(ms: number | undefined): ms is number {
   return ms !== undefined && ms < longestTimer;
-}
-
-/** `promise`, or the error `late` makes once `ms` have passed first (the promise's later failure swallowed). */
-function within<T>(promise: Promise<T>, ms: number, late: () => Error): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => {
-        promise.catch(() => undefined);
-        reject(late());
-      },
-      Math.max(0, ms),
-    );
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
 
 function stalled(model: StallingModel, what: string, retryable: boolean): ProviderError {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { withTimeout } from "../../internal/with-timeout.js";
 import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 import * as flexible from "rate-limiter-flexible";
 import { ProviderError } from "../errors/provider-error.js";
@@ -188,21 +189,4 @@ export class BudgetLimiter implements CallLimiter {
 
 function isLimiterRes(value: unknown): value is RateLimiterRes {
   return value instanceof flexible.RateLimiterRes;
-}
-
-/** `promise`, or a rejection once `ms` have passed (a store that hangs never holds a call). */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error as Error);
-      },
-    );
-  });
 }
