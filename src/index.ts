@@ -56,8 +56,8 @@ export type { TokenCount } from "./core/model/count-tokens.js";
 export type { ModelProfile } from "./core/profiles/model-profile.js";
 export type { PromptCacheMode } from "./core/prompt-cache/prompt-cache-mode.js";
 export { costOf, type ModelPricing } from "./core/profiles/model-pricing.js";
+export { defineTool } from "./core/define-tool.js";
 export {
-  defineTool,
   type Tool,
   type ToolDefinition,
   type ZodToolDefinition,

@@ -1,6 +1,7 @@
 // The keelson/openai entry (its SDK is loaded only when a model is built), never an adapter's own files.
 import { convertFromOpenAIMessages } from "../adapters/openai/index.js";
-import { toolFrom, type AnyTool } from "../core/tool.js";
+import { toolFrom } from "../core/define-tool.js";
+import type { AnyTool } from "../core/tool.js";
 import type { Message } from "../core/messages.js";
 import type { JSONSchema } from "../core/schema/json-schema.js";
 import type { EvalCase, EvalExpectation, EvalTool } from "./eval-case.js";

@@ -1,5 +1,6 @@
 import type { JSONSchema } from "../core/schema/json-schema.js";
-import { defineTool, type Tool } from "../core/tool.js";
+import { defineTool } from "../core/define-tool.js";
+import type { Tool } from "../core/tool.js";
 import { abortError } from "../internal/abort.js";
 import type { McpClientLike, McpListedTool } from "./mcp-client-like.js";
 import type { McpToolsOptions } from "./mcp-tools-options.js";

@@ -1,4 +1,5 @@
-import { toolFrom, type Tool } from "../core/tool.js";
+import { toolFrom } from "../core/define-tool.js";
+import type { Tool } from "../core/tool.js";
 import type { RunCallOptions, RunToolsOptions } from "./run-tools-options.js";
 
 /** A run's settings, checked and with their defaults. */

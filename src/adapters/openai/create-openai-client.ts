@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import { guardedFetch } from "../../internal/guarded-fetch.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
-import { withEnvelopedErrors } from "./openai-error.js";
+import { withEnvelopedErrors } from "./openai-error-body.js";
 import { loadOpenAISDK } from "./load-openai-sdk.js";
 
 const openAIBaseURL = "https://api.openai.com/v1";

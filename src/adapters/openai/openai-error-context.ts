@@ -8,7 +8,10 @@ export interface SentRequest {
   reasoningField?: string | undefined;
 }
 
-/** What the OpenAI error mapper (openai-error.ts) knows of the request that failed. */
+/**
+ * What the OpenAI error mapper (openai-error.ts, and the body and refusal readers beside it) knows of
+ * the request that failed.
+ */
 export interface OpenAIErrorContext {
   providerId: string;
   modelId: string;

@@ -1,15 +1,13 @@
-import type OpenAI from "openai";
 import type { APIError } from "openai";
-import type { ProviderErrorOptions, RejectedParameter } from "../../core/errors/provider-error.js";
+import type { ProviderErrorOptions } from "../../core/errors/provider-error.js";
 import { ProviderError, reasonFromStatus } from "../../core/errors/provider-error.js";
-import type { ProviderToolChoice } from "../../core/input.js";
-import type { ParameterName } from "../../core/parameters/parameter-name.js";
 import { parseRetryAfter } from "../../core/retry/parse-retry-after.js";
 import { transportRefusal } from "../../core/transport/transport-refusal.js";
 import { abortError } from "../../internal/abort.js";
 import { fetchGaveUp, fetchGaveUpAdvice } from "../../internal/fetch-gave-up.js";
 import { networkCause } from "../../internal/network-cause.js";
 import { maxServerTextLength, redactedExcerpt, redactSecrets } from "../../internal/redact-secrets.js";
+import { isAPIErrorBody } from "./openai-error-body.js";
 import {
   contentFilterCodes,
   pageHint,
@@ -17,70 +15,12 @@ import {
   statusOf,
   whereOf,
   type OpenAIErrorContext,
-  type SentRequest,
 } from "./openai-error-context.js";
+import { refusedRequestPart, rejectedToolChoice } from "./refused-request-part.js";
 
-// The OpenAI error module: what an error body looks like, and the one mapper from whatever the SDK
-// (or a server in place of a reply) raised to a ProviderError. Its context is openai-error-context.ts.
-
-/**
- * An error report as OpenAI shapes it, `{ error: { message, type, param, code } }`. Compatible servers
- * differ: `code` may be a number (an HTTP status: OpenRouter, vLLM), the fields may sit at the top level
- * (Cerebras; vLLM with `object: "error"`), or `error` may be the message itself.
- */
-export interface OpenAIErrorBody {
-  error: OpenAIErrorReport;
-}
-
-/** The fields of one error report, every one of them loose. */
-export interface OpenAIErrorReport {
-  message?: unknown;
-  type?: unknown;
-  param?: unknown;
-  code?: unknown;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/**
- * An HTTP error body in OpenAI's envelope: one with its fields at the top level (Cerebras), where the
- * SDK would find no message and report "400 status code (no body)", goes into it. Any other body is left as it came.
- */
-export function envelopeErrorBody(body: unknown): unknown {
-  if (!isObject(body) || "error" in body) return body;
-  return typeof body.message === "string" ? ({ error: body } satisfies OpenAIErrorBody) : body;
-}
-
-/** The report inside a body a server sent in place of a reply (a 200 or a stream chunk), or undefined. */
-function reportIn(body: unknown): OpenAIErrorReport | undefined {
-  if (!isObject(body)) return undefined;
-  if (body.object === "error") return body;
-  if (isObject(body.error)) return body.error;
-  return typeof body.error === "string" ? { message: body.error } : undefined;
-}
-
-/** Whether a response body is the provider's JSON error (`{ message, type?, code? }`), not a page or a text. */
-function isAPIErrorBody(body: unknown): boolean {
-  return isObject(body) && typeof body.message === "string";
-}
-
-const enveloping = new WeakMap<typeof OpenAI, typeof OpenAI>();
-
-/** The SDK's client class, reading error bodies through `envelopeErrorBody` (one subclass per SDK copy). */
-export function withEnvelopedErrors(Client: typeof OpenAI): typeof OpenAI {
-  let Enveloping = enveloping.get(Client);
-  if (!Enveloping) {
-    Enveloping = class extends Client {
-      protected override makeStatusError(status: number, error: object, message: string | undefined, headers: Headers) {
-        return super.makeStatusError(status, envelopeErrorBody(error) as object, message, headers);
-      }
-    };
-    enveloping.set(Client, Enveloping);
-  }
-  return Enveloping;
-}
+// The OpenAI error mapper: from whatever the SDK raised to a ProviderError. Its context is
+// openai-error-context.ts; what an error body looks like (and an error a server reports in place of a
+// reply) is openai-error-body.ts; the request part a 400 refused is refused-request-part.ts.
 
 /**
  * An `openai` SDK error as a ProviderError (the SDK error is its `cause`), by family: what keelson's
@@ -104,49 +44,6 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): unk
   const sdkError = redactSecrets(error as APIError, secretsOf(context));
   const options = { providerId: context.providerId, modelId: context.modelId, cause: sdkError };
   return connectionError(sdkError, context, options) ?? statusError(sdkError, context, options);
-}
-
-/**
- * An error a server reported in place of a reply, inside a 200 body or as a stream chunk: OpenAI's
- * envelope (OpenRouter sends it mid-stream, `code` a number) or vLLM's `{ object: "error", … }`. The
- * server's message is kept (its start, its secrets cut out); a numeric `code` that is an HTTP status
- * decides the reason, else it is the server's failure (retryable). Anything else is not a report: undefined.
- */
-export function reportedError(body: unknown, context: OpenAIErrorContext): ProviderError | undefined {
-  const report = reportIn(body);
-  if (!report) return undefined;
-  const status = statusOf(report.code);
-  const code =
-    typeof report.code === "string" ? report.code : typeof report.type === "string" ? report.type : undefined;
-  const said =
-    typeof report.message === "string" && report.message !== ""
-      ? redactedExcerpt(report.message, secretsOf(context), maxServerTextLength)
-      : "an error without a message";
-  return new ProviderError(`${whereOf(context)}: the server reported an error: ${said}`, {
-    providerId: context.providerId,
-    modelId: context.modelId,
-    statusCode: status,
-    reason: contentFilterCodes.has(code ?? "") ? "content-policy" : status === undefined ? "server" : undefined,
-    code,
-  });
-}
-
-/** A 200 whose body is not a chat completion (an HTML page, an empty body): a gateway answered, not the API. */
-export function notACompletion(body: unknown, context: OpenAIErrorContext): ProviderError {
-  const shown =
-    typeof body === "string"
-      ? `text starting ${JSON.stringify(redactedExcerpt(body, secretsOf(context), 60))}`
-      : typeof body;
-  return new ProviderError(
-    `${whereOf(context)}: the API answered 200 with a body that is not a chat completion (${shown}). ${pageHint}`,
-    // A web page is a misconfiguration, not a passing fault: a retry gets the same page.
-    { providerId: context.providerId, modelId: context.modelId, reason: "server", isRetryable: !isHTML(body) },
-  );
-}
-
-/** Whether a body is a web page (markup), not what an API sends. */
-function isHTML(body: unknown): boolean {
-  return typeof body === "string" && /^\s*</.test(body);
 }
 
 function classOf(error: unknown): string {
@@ -264,91 +161,6 @@ function wrongPathError(sdkError: APIError, context: OpenAIErrorContext, options
       "Check baseURL: an OpenAI-compatible API's usually ends in /v1 (e.g. http://localhost:8000/v1).",
     { ...options, statusCode: 404, reason: "not-found", isRetryable: false },
   );
-}
-
-/** A 400 (or 422) that names tool_choice as the refused parameter or says its value is unsupported. */
-function rejectedToolChoice(error: APIError, sent: ProviderToolChoice | undefined): RejectedParameter | undefined {
-  if (sent === undefined || (error.status !== 400 && error.status !== 422)) return undefined;
-  const refuses =
-    error.param === "tool_choice" ||
-    (/tool[_ ]choice/i.test(error.message) &&
-      /unsupported|not supported|does not support|invalid|only|requires|must/i.test(error.message));
-  if (!refuses) return undefined;
-  return { name: "tool_choice", value: typeof sent === "string" ? sent : "single" };
-}
-
-const refusalWords = /unsupported|not supported|does not support|unknown|unrecognized|not allowed|not permitted/i;
-
-/** The body fields of the common parameters (chat completions and Responses), in keelson's terms. maxTokens is not learned. */
-const parameterFields: Readonly<Record<string, ParameterName>> = {
-  temperature: "temperature",
-  top_p: "topP",
-  seed: "seed",
-  stop: "stop",
-  frequency_penalty: "frequencyPenalty",
-  presence_penalty: "presencePenalty",
-  reasoning_effort: "reasoningEffort",
-  "reasoning.effort": "reasoningEffort",
-};
-
-/**
- * The part of the request a 400 (or 422) refused, named for core to learn from: the JSON-schema
- * response format, `parallel_tool_calls` (OpenAI's o1 and o3-mini refuse it), the reasoning sent
- * back (Groq and Cerebras refuse `reasoning_content`), or a common parameter (a reasoning model's
- * `temperature`). Only what the body carried counts; the server names it in `param` or in its message.
- * DeepSeek's and Kimi's 400s that ask for reasoning ("must be passed back", "is missing") are not refusals.
- */
-function refusedRequestPart(error: APIError, sent: SentRequest | undefined): RejectedParameter | undefined {
-  if (sent === undefined || (error.status !== 400 && error.status !== 422)) return undefined;
-  const body = sent.body as Record<string, unknown>;
-  const param = typeof error.param === "string" ? error.param : undefined;
-  const message = typeof error.message === "string" ? error.message : "";
-  const names = (field: string) =>
-    param === field || (new RegExp(`\\b${field.replace(".", "\\.")}\\b`).test(message) && refusalWords.test(message));
-
-  if (sendsSchemaFormat(body) && refusesResponseFormat(param, message))
-    return { name: "response_format", value: "json-schema" };
-  if ("parallel_tool_calls" in body && names("parallel_tool_calls")) return { name: "parallel_tool_calls" };
-  const field = sent.reasoningField;
-  if (field !== undefined && carriesReasoning(body, field) && names(field) && refusalWords.test(message))
-    return { name: "reasoning" };
-  for (const [wire, name] of Object.entries(parameterFields)) {
-    if (hasField(body, wire) && names(wire)) return { name: "parameter", value: name };
-  }
-  return undefined;
-}
-
-/** A JSON-schema response format in the body: chat completions' `response_format`, or Responses' `text.format`. */
-function sendsSchemaFormat(body: Record<string, unknown>): boolean {
-  const format = (body.response_format ?? (body.text as { format?: unknown } | undefined)?.format) as
-    { type?: unknown } | undefined;
-  return format?.type === "json_schema";
-}
-
-function refusesResponseFormat(param: string | undefined, message: string): boolean {
-  if (param !== undefined && /^(response_format|text\.format)\b/.test(param)) return true;
-  return (
-    /response_format|json_schema|structured output/i.test(message) &&
-    /unsupported|not supported|does not support|not available|invalid|unknown/i.test(message)
-  );
-}
-
-function carriesReasoning(body: Record<string, unknown>, field: string): boolean {
-  const messages = body.messages;
-  return (
-    Array.isArray(messages) &&
-    messages.some((message) => message !== null && typeof message === "object" && field in message)
-  );
-}
-
-/** Whether the body has a field, given as a path (`reasoning.effort`). */
-function hasField(body: Record<string, unknown>, path: string): boolean {
-  let value: unknown = body;
-  for (const key of path.split(".")) {
-    if (value === null || typeof value !== "object" || !(key in value)) return false;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value !== undefined;
 }
 
 // What the SDK lets through from below it.

@@ -13,7 +13,7 @@ import { guardedFetch } from "../../internal/guarded-fetch.js";
 import { checkMaxResponseBytes } from "../../internal/max-response-bytes.js";
 import { platformFetch } from "../../internal/platform-fetch.js";
 import { env, isOpenAIBaseURL, trimSlash } from "./create-openai-client.js";
-import { withEnvelopedErrors } from "./openai-error.js";
+import { withEnvelopedErrors } from "./openai-error-body.js";
 import { loadOpenAISDK } from "./load-openai-sdk.js";
 import type { ResponsesConnection } from "./responses-calls.js";
 

@@ -1,6 +1,6 @@
 import type { ProviderTool } from "../input.js";
 import type { AnyTool } from "../tool.js";
-import { toolFrom } from "../tool.js";
+import { toolFrom } from "../define-tool.js";
 import type { Validator } from "./validate.js";
 import { validatorFor } from "./validate.js";
 
